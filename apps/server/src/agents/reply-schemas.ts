@@ -1,0 +1,62 @@
+import {
+  ClarifyReplySchema,
+  ConfirmUnderstandingReplySchema,
+  ReviewConclusionReplySchema,
+  ReviewDecompositionReplySchema,
+} from '@thinkingmap/agent-core';
+import type { z } from 'zod';
+import { ValidationError } from '../errors/domain-errors.ts';
+
+const SCHEMAS: Record<string, z.ZodType> = {
+  'confirm-understanding': ConfirmUnderstandingReplySchema,
+  'review-decomposition': ReviewDecompositionReplySchema,
+  'review-conclusion': ReviewConclusionReplySchema,
+  clarify: ClarifyReplySchema,
+};
+
+/** Shortcuts a person (or a plain GraphQL client) can send instead of the exact reply shape. */
+export interface ReplyShortcut {
+  /** Confirm / approve / accept what the agent proposed. */
+  accept?: boolean | null;
+  /** Free text: the answer to a question, a correction, or feedback for a revision. */
+  text?: string | null;
+  /** The exact reply object for the question's kind. */
+  reply?: unknown;
+}
+
+/** Builds the reply for a question of `kind` from the shortcut, and checks it against the agent's schema. */
+export function buildReply(kind: string, input: ReplyShortcut): unknown {
+  let reply = input.reply;
+  if (reply === undefined || reply === null) {
+    const text = input.text?.trim();
+    if (input.accept) {
+      reply = {
+        'confirm-understanding': { confirm: true },
+        'review-decomposition': { action: 'approve' },
+        'review-conclusion': { action: 'accept' },
+      }[kind];
+      if (reply === undefined)
+        throw new ValidationError('accept', `a ${kind} question needs an answer, not an acceptance`);
+    } else if (text) {
+      reply = {
+        'confirm-understanding': { correction: text },
+        'review-decomposition': { action: 'reject', feedback: text },
+        'review-conclusion': { action: 'revise', feedback: text },
+        clarify: { answer: text },
+      }[kind] ?? { answer: text };
+    } else {
+      throw new ValidationError('reply', 'give `accept: true`, a `text`, or a `reply` object');
+    }
+  }
+  const schema = SCHEMAS[kind];
+  if (!schema) return reply;
+  const parsed = schema.safeParse(reply);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ValidationError(
+      `reply${issue?.path.length ? `.${issue.path.join('.')}` : ''}`,
+      issue?.message ?? 'does not match the question',
+    );
+  }
+  return parsed.data;
+}

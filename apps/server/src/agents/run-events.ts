@@ -1,0 +1,68 @@
+import type { AgentQuestion, EventPort, ModelUsage, RunRef } from '@thinkingmap/agent-core';
+import type { RunOutbox } from './run-outbox.ts';
+
+/** Streamed text is sent in pieces at most this often, so a fast model does not write an event per token. */
+const TOKEN_FLUSH_MS = 120;
+
+/**
+ * The agents' EventPort: steps and streamed text become sequenced map events (AgentStep, AgentTokens).
+ * Questions, results and failures are recorded by the run manager from the run's outcome, together with
+ * the run's new status, so they are not written here.
+ */
+export class RunEvents implements EventPort {
+  #pending = '';
+  #timer: NodeJS.Timeout | undefined;
+  #nodeId: string | null = null;
+  #runId = '';
+
+  constructor(private readonly outbox: RunOutbox) {}
+
+  stepEntered(run: RunRef, step: string): void {
+    this.#step(run, step, 'ENTERED', null, null);
+  }
+
+  stepLeft(run: RunRef, step: string, outcome: 'done' | 'interrupted' | 'failed', durationMs: number): void {
+    this.#step(run, step, 'LEFT', outcome, Math.round(durationMs));
+  }
+
+  #step(run: RunRef, step: string, phase: 'ENTERED' | 'LEFT', outcome: string | null, durationMs: number | null): void {
+    this.flushTokens();
+    const payload = {
+      runId: run.runId,
+      graph: run.graph,
+      nodeId: run.nodeId ?? null,
+      step,
+      phase,
+      outcome,
+      durationMs,
+    };
+    this.outbox.push([{ type: 'AgentStep', payload }]);
+  }
+
+  questionAsked(_run: RunRef, _question: AgentQuestion): void {}
+
+  tokensStreamed(run: RunRef, text: string): void {
+    this.#runId = run.runId;
+    this.#nodeId = run.nodeId ?? null;
+    this.#pending += text;
+    this.#timer ??= setTimeout(() => this.flushTokens(), TOKEN_FLUSH_MS);
+  }
+
+  runFinished(_run: RunRef, _output: unknown, _usage: ModelUsage): void {
+    this.flushTokens();
+  }
+
+  runFailed(): void {
+    this.flushTokens();
+  }
+
+  /** Sends the streamed text gathered so far as one AgentTokens event. */
+  flushTokens(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!this.#pending) return;
+    const text = this.#pending;
+    this.#pending = '';
+    this.outbox.push([{ type: 'AgentTokens', payload: { runId: this.#runId, nodeId: this.#nodeId, text } }]);
+  }
+}

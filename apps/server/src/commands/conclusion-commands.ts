@@ -1,0 +1,56 @@
+import type { Node } from '@thinkingmap/db';
+import { z } from 'zod';
+import { VersionConflictError } from '../errors/domain-errors.ts';
+import { toWire } from '../events/map-event.ts';
+import type { CommandContext } from './context.ts';
+import { id, LIMITS, parseInput, text, version } from './input.ts';
+import { mapIdOfNode, mutateMap } from './mutate-map.ts';
+import { loadNodeInMap } from './node-commands.ts';
+import { refreshBlocked } from './node-status.ts';
+
+export const setConclusionInput = z.object({
+  nodeId: id,
+  conclusion: text(LIMITS.content),
+  kind: z.enum(['ANALYTICAL', 'CREATIVE', 'DECISION', 'LEARNING']).nullish(),
+  expectedVersion: version.nullish(),
+});
+
+/**
+ * Concludes a node: stores the conclusion, completes the node, releases the nodes that waited for it, and
+ * completes the map when the root concludes.
+ */
+export async function setConclusion(ctx: CommandContext, raw: unknown): Promise<Node> {
+  const input = parseInput(setConclusionInput, raw);
+  const mapId = await mapIdOfNode(ctx, input.nodeId);
+  return mutateMap(ctx, mapId, async (tx, emit, map) => {
+    const node = await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    if (input.expectedVersion != null && node.version !== input.expectedVersion) {
+      throw new VersionConflictError('Node', node.id, node.version, input.expectedVersion);
+    }
+    const concluded = await tx.node.update({
+      where: { id: node.id },
+      data: {
+        conclusion: input.conclusion,
+        conclusionKind: input.kind ?? node.conclusionKind,
+        status: 'COMPLETED',
+        concludedAt: new Date(),
+        version: { increment: 1 },
+      },
+    });
+    emit({ type: 'NodeConcluded', payload: { node: toWire(concluded) } });
+    const dependents = await tx.dependency.findMany({ where: { dependsOnId: node.id }, select: { nodeId: true } });
+    await refreshBlocked(
+      tx,
+      dependents.map((d) => d.nodeId),
+      emit,
+    );
+    if (node.parentId === null && map.status !== 'COMPLETED') {
+      const completed = await tx.map.update({
+        where: { id: mapId },
+        data: { status: 'COMPLETED', version: { increment: 1 } },
+      });
+      emit({ type: 'MapUpdated', payload: { map: toWire(completed), fields: ['status'] } });
+    }
+    return concluded;
+  });
+}

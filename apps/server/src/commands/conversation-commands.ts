@@ -1,0 +1,119 @@
+import type { ContextItem, Message } from '@thinkingmap/db';
+import { z } from 'zod';
+import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { toWire } from '../events/map-event.ts';
+import type { CommandContext } from './context.ts';
+import { id, LIMITS, optionalText, parseInput, text } from './input.ts';
+import { mapIdOfNode, mutateMap } from './mutate-map.ts';
+import { loadNodeInMap } from './node-commands.ts';
+
+const conversationKind = z.enum(['DECOMPOSE', 'CONCLUDE']);
+
+export const postMessageInput = z.object({
+  nodeId: id,
+  conversation: conversationKind,
+  content: text(LIMITS.content),
+  parentId: id.nullish(),
+  role: z.enum(['USER', 'ASSISTANT', 'SYSTEM']).default('USER'),
+  kind: z.enum(['TEXT', 'RAG', 'NOTICE']).default('TEXT'),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/**
+ * Posts a message to one of a node's two conversations. Without `parentId` the message answers the latest
+ * message of that conversation, so every conversation is a thread that can be walked back.
+ */
+export async function postMessage(ctx: CommandContext, raw: unknown): Promise<Message> {
+  const input = parseInput(postMessageInput, raw);
+  const mapId = await mapIdOfNode(ctx, input.nodeId);
+  return mutateMap(ctx, mapId, async (tx, emit) => {
+    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    const conversation = await tx.conversation.findUniqueOrThrow({
+      where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
+    });
+    let parentId = input.parentId ?? null;
+    if (parentId) {
+      const parent = await tx.message.findUnique({ where: { id: parentId } });
+      if (!parent) throw new NotFoundError('Message', parentId);
+      if (parent.conversationId !== conversation.id) {
+        throw new ValidationError('parentId', 'must be a message of the same conversation');
+      }
+    } else {
+      const latest = await tx.message.findFirst({
+        where: { conversationId: conversation.id, deletedAt: null },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { id: true },
+      });
+      parentId = latest?.id ?? null;
+    }
+    const message = await tx.message.create({
+      data: {
+        conversationId: conversation.id,
+        mapId,
+        parentId,
+        role: input.role,
+        kind: input.kind,
+        content: input.content,
+        ...(input.metadata ? { metadata: input.metadata as object } : {}),
+      },
+    });
+    emit({ type: 'MessagePosted', payload: { message: toWire(message), nodeId: input.nodeId } });
+    return message;
+  });
+}
+
+/**
+ * Clears a conversation. Messages are soft-deleted (kept with `deletedAt`), never destroyed: nothing a
+ * person wrote is lost.
+ */
+export async function clearConversation(ctx: CommandContext, raw: unknown): Promise<{ clearedCount: number }> {
+  const input = parseInput(z.object({ nodeId: id, conversation: conversationKind }), raw);
+  const mapId = await mapIdOfNode(ctx, input.nodeId);
+  return mutateMap(ctx, mapId, async (tx, emit) => {
+    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    const conversation = await tx.conversation.findUniqueOrThrow({
+      where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
+    });
+    const { count } = await tx.message.updateMany({
+      where: { conversationId: conversation.id, deletedAt: null },
+      data: { deletedAt: new Date() },
+    });
+    emit({
+      type: 'ConversationCleared',
+      payload: { nodeId: input.nodeId, conversationId: conversation.id, kind: input.conversation, clearedCount: count },
+    });
+    return { clearedCount: count };
+  });
+}
+
+export const addContextItemInput = z.object({
+  nodeId: id,
+  content: text(LIMITS.content),
+  title: optionalText(LIMITS.contextTitle).default(''),
+});
+
+/** Adds context the person wants agents to consider on this node. */
+export async function addContextItem(ctx: CommandContext, raw: unknown): Promise<ContextItem> {
+  const input = parseInput(addContextItemInput, raw);
+  const mapId = await mapIdOfNode(ctx, input.nodeId);
+  return mutateMap(ctx, mapId, async (tx, emit) => {
+    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    const item = await tx.contextItem.create({ data: { ...input, mapId } });
+    emit({ type: 'ContextUpdated', payload: { nodeId: input.nodeId, action: 'ADDED', item: toWire(item) } });
+    return item;
+  });
+}
+
+/** Removes a context item. */
+export async function removeContextItem(ctx: CommandContext, raw: unknown): Promise<ContextItem> {
+  const { id: itemId } = parseInput(z.object({ id }), raw);
+  const found = await ctx.db.prisma.contextItem.findUnique({ where: { id: itemId } });
+  if (!found) throw new NotFoundError('ContextItem', itemId);
+  return mutateMap(ctx, found.mapId, async (tx, emit) => {
+    const item = await tx.contextItem.findUnique({ where: { id: itemId } });
+    if (!item) throw new NotFoundError('ContextItem', itemId);
+    await tx.contextItem.delete({ where: { id: itemId } });
+    emit({ type: 'ContextUpdated', payload: { nodeId: item.nodeId, action: 'REMOVED', item: toWire(item) } });
+    return item;
+  });
+}

@@ -1,0 +1,92 @@
+import type { Map as MapRow } from '@thinkingmap/db';
+import { z } from 'zod';
+import { ValidationError, VersionConflictError } from '../errors/domain-errors.ts';
+import { appendEvents } from '../events/event-log.ts';
+import { toWire } from '../events/map-event.ts';
+import type { CommandContext } from './context.ts';
+import { detectLanguage } from './detect-language.ts';
+import { constraints, id, LIMITS, language, optionalText, parseInput, text, version } from './input.ts';
+import { loadOwnedMap, mutateMap } from './mutate-map.ts';
+
+const mode = z.enum(['STANDARD', 'DIVERGENT']);
+
+export const createMapInput = z.object({
+  title: text(LIMITS.title).nullish(),
+  problem: optionalText(LIMITS.problem).default(''),
+  goal: optionalText(LIMITS.goal).default(''),
+  constraints: constraints.default([]),
+  language: language.nullish(),
+  mode: mode.default('STANDARD'),
+});
+
+/** A title from the first line of a problem, cut at a word boundary. */
+function titleFrom(problem: string): string {
+  const line = problem.split('\n')[0]?.trim() ?? '';
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 30 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Creates a map owned by the viewer. The language is detected from the text unless given. */
+export async function createMap(ctx: CommandContext, raw: unknown): Promise<MapRow> {
+  const input = parseInput(createMapInput, raw);
+  const title = input.title ?? titleFrom(input.problem);
+  if (!title) throw new ValidationError('title', 'give a title or a problem');
+  return ctx.db.write((tx) =>
+    tx.map.create({
+      data: {
+        ownerId: ctx.viewer.id,
+        title,
+        problem: input.problem,
+        goal: input.goal,
+        constraints: input.constraints,
+        language: input.language ?? detectLanguage(`${input.title} ${input.problem}`),
+        mode: input.mode,
+      },
+    }),
+  );
+}
+
+export const updateMapInput = z.object({
+  id,
+  expectedVersion: version.nullish(),
+  title: text(LIMITS.title).nullish(),
+  problem: optionalText(LIMITS.problem).nullish(),
+  goal: optionalText(LIMITS.goal).nullish(),
+  constraints: constraints.nullish(),
+  language: language.nullish(),
+  mode: mode.nullish(),
+  status: z.enum(['DRAFT', 'ACTIVE', 'COMPLETED', 'ARCHIVED']).nullish(),
+  autoRun: z.boolean().nullish(),
+});
+
+/** Changes a map's fields; with `expectedVersion`, a stale edit is refused with the current version. */
+export async function updateMap(ctx: CommandContext, raw: unknown): Promise<MapRow> {
+  const { id: mapId, expectedVersion, ...patch } = parseInput(updateMapInput, raw);
+  return mutateMap(ctx, mapId, async (tx, emit, map) => {
+    if (expectedVersion != null && expectedVersion !== map.version) {
+      throw new VersionConflictError('Map', map.id, map.version, expectedVersion);
+    }
+    const data = Object.fromEntries(Object.entries(patch).filter(([, value]) => value != null));
+    const fields = Object.keys(data);
+    if (fields.length === 0) return map;
+    const updated = await tx.map.update({ where: { id: mapId }, data: { ...data, version: { increment: 1 } } });
+    emit({ type: 'MapUpdated', payload: { map: toWire(updated), fields } });
+    return updated;
+  });
+}
+
+/** Deletes a map and everything in it. Subscribers receive MapDeleted, then their stream ends. */
+export async function deleteMap(ctx: CommandContext, raw: unknown): Promise<{ id: string }> {
+  const { id: mapId } = parseInput(z.object({ id }), raw);
+  const events = await ctx.db.write(async (tx) => {
+    await loadOwnedMap(tx, ctx.viewer.id, mapId);
+    const stored = await appendEvents(tx, mapId, [{ type: 'MapDeleted', payload: { mapId } }]);
+    await tx.map.delete({ where: { id: mapId } });
+    return stored;
+  });
+  ctx.bus.publish(events);
+  ctx.onCommitted?.(events);
+  return { id: mapId };
+}

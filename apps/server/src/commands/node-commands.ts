@@ -1,0 +1,107 @@
+import type { Node, Tx } from '@thinkingmap/db';
+import { z } from 'zod';
+import { NotFoundError, ValidationError, VersionConflictError } from '../errors/domain-errors.ts';
+import { toWire } from '../events/map-event.ts';
+import type { CommandContext } from './context.ts';
+import { constraints, id, LIMITS, optionalText, parseInput, position, text, version } from './input.ts';
+import { type Emit, mapIdOfNode, mutateMap } from './mutate-map.ts';
+
+/** Loads a node and checks it belongs to `mapId`; a node of another map is reported as not found. */
+export async function loadNodeInMap(tx: Tx, nodeId: string, mapId: string, field = 'id'): Promise<Node> {
+  const node = await tx.node.findUnique({ where: { id: nodeId } });
+  if (!node) throw new NotFoundError('Node', nodeId);
+  if (node.mapId !== mapId) throw new ValidationError(field, 'refers to a node of another map');
+  return node;
+}
+
+/** Makes room at `at` among a parent's children, emitting NodeUpdated for every shifted sibling. */
+export async function placeAmongSiblings(
+  tx: Tx,
+  mapId: string,
+  parentId: string | null,
+  at: number | null | undefined,
+  emit: Emit,
+  excludeId?: string,
+): Promise<number> {
+  const siblings = await tx.node.findMany({
+    where: { mapId, parentId, ...(excludeId ? { id: { not: excludeId } } : {}) },
+    orderBy: { position: 'asc' },
+    select: { id: true, position: true },
+  });
+  const end = (siblings.at(-1)?.position ?? -1) + 1;
+  if (at == null || at >= end) return end;
+  for (const sibling of siblings.filter((s) => s.position >= at)) {
+    const shifted = await tx.node.update({ where: { id: sibling.id }, data: { position: { increment: 1 } } });
+    emit({ type: 'NodeUpdated', payload: { node: toWire(shifted), fields: ['position'] } });
+  }
+  return at;
+}
+
+export const createNodeInput = z.object({
+  mapId: id,
+  parentId: id.nullish(),
+  question: text(LIMITS.question),
+  goal: optionalText(LIMITS.goal).default(''),
+  constraints: constraints.default([]),
+  position: position.nullish(),
+});
+
+/** Creates a node (the root when `parentId` is empty) with its two conversations. */
+export async function createNode(ctx: CommandContext, raw: unknown): Promise<Node> {
+  const input = parseInput(createNodeInput, raw);
+  return mutateMap(ctx, input.mapId, async (tx, emit) => {
+    const parentId = input.parentId ?? null;
+    if (parentId) await loadNodeInMap(tx, parentId, input.mapId, 'parentId');
+    else if (await tx.node.count({ where: { mapId: input.mapId, parentId: null } })) {
+      throw new ValidationError('parentId', 'the map already has a root; give the parent of the new node');
+    }
+    const at = await placeAmongSiblings(tx, input.mapId, parentId, input.position, emit);
+    const node = await tx.node.create({
+      data: {
+        mapId: input.mapId,
+        parentId,
+        position: at,
+        question: input.question,
+        goal: input.goal,
+        constraints: input.constraints,
+        type: parentId ? 'TASK' : 'ROOT',
+        status: 'READY',
+        conversations: {
+          create: [
+            { kind: 'DECOMPOSE', mapId: input.mapId },
+            { kind: 'CONCLUDE', mapId: input.mapId },
+          ],
+        },
+      },
+    });
+    emit({ type: 'NodeCreated', payload: { node: toWire(node) } });
+    return node;
+  });
+}
+
+export const updateNodeInput = z.object({
+  id,
+  expectedVersion: version,
+  question: text(LIMITS.question).nullish(),
+  goal: optionalText(LIMITS.goal).nullish(),
+  constraints: constraints.nullish(),
+});
+
+/**
+ * Edits a node's question, goal or constraints. `expectedVersion` must match: an edit based on a stale
+ * copy is refused with VersionConflict and the current version, so nothing the person wrote is lost.
+ */
+export async function updateNode(ctx: CommandContext, raw: unknown): Promise<Node> {
+  const { id: nodeId, expectedVersion, ...patch } = parseInput(updateNodeInput, raw);
+  const mapId = await mapIdOfNode(ctx, nodeId);
+  return mutateMap(ctx, mapId, async (tx, emit) => {
+    const node = await loadNodeInMap(tx, nodeId, mapId);
+    if (node.version !== expectedVersion) throw new VersionConflictError('Node', nodeId, node.version, expectedVersion);
+    const data = Object.fromEntries(Object.entries(patch).filter(([, value]) => value != null));
+    const fields = Object.keys(data);
+    if (fields.length === 0) return node;
+    const updated = await tx.node.update({ where: { id: nodeId }, data: { ...data, version: { increment: 1 } } });
+    emit({ type: 'NodeUpdated', payload: { node: toWire(updated), fields } });
+    return updated;
+  });
+}

@@ -1,0 +1,42 @@
+import { buildApp } from './app.ts';
+import { env } from './env.ts';
+import { startKnowledge } from './knowledge/start-knowledge.ts';
+import { loadWebHandler } from './web-handler.ts';
+
+const webHandler = await loadWebHandler();
+const log = (message: string) => console.log(`[thinkingmap] ${message}`);
+// Knowledge for the agents' explore step: a server that is down is logged, never a reason not to start.
+const knowledge = await startKnowledge({ configPath: env.TM_MCP_CONFIG, log });
+const app = await buildApp({
+  webHandler,
+  databaseUrl: env.DATABASE_URL,
+  redisUrl: env.REDIS_URL,
+  requireToken: env.TM_REQUIRE_TOKEN,
+  knowledge: knowledge?.port,
+  runSettings: { questionTtlMs: env.TM_QUESTION_TTL_MINUTES * 60_000, maxQuestions: env.TM_MAX_QUESTIONS },
+  log,
+});
+const url = await app.start(env.PORT, env.HOST);
+console.log(`[thinkingmap] GraphQL API on ${url}/graphql (HTTP, SSE and WebSocket)`);
+console.log(
+  webHandler
+    ? `[thinkingmap] web workspace on ${url}/`
+    : '[thinkingmap] web workspace not built (pnpm --filter @thinkingmap/web build)',
+);
+console.log(
+  `[thinkingmap] database: ${app.db.provider}${env.DATABASE_URL ? '' : ' (embedded file database .data/thinkingmap.db)'}`,
+);
+console.log(`[thinkingmap] events: ${env.REDIS_URL ? 'Redis' : 'in-process'}`);
+console.log(`[thinkingmap] agents: ${app.model.label}`);
+console.log(
+  `[thinkingmap] MCP server on ${url}/mcp (Streamable HTTP, bearer token); stdio: pnpm --filter @thinkingmap/server mcp:stdio`,
+);
+if (app.localToken) console.log(`[thinkingmap] local user token (also in .data/local-token): ${app.localToken}`);
+
+const shutdown = async () => {
+  await app.stop();
+  await knowledge?.close();
+  process.exit(0);
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);

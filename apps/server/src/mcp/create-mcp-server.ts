@@ -1,0 +1,39 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerMapResource } from './map.resource.ts';
+import type { McpContext } from './mcp-context.ts';
+import { registerAddContextTool } from './tools/add-context.tool.ts';
+import { registerConcludeNodeTool } from './tools/conclude-node.tool.ts';
+import { registerCreateMapTool } from './tools/create-map.tool.ts';
+import { registerGetMapTool } from './tools/get-map.tool.ts';
+import { registerListMapsTool } from './tools/list-maps.tool.ts';
+import { registerProcessNodeTool } from './tools/process-node.tool.ts';
+import { registerReplyToAgentTool } from './tools/reply-to-agent.tool.ts';
+
+/** The name ThinkingMap reports in the MCP handshake. */
+export const MCP_SERVER_NAME = 'thinkingmap';
+
+const INSTRUCTIONS = `ThinkingMap breaks a problem into a tree of questions with AI agents, with a person in the loop.
+Start with create_map(problem); answer the agents' questions with reply_to_agent(requestId, accept | text);
+process each node with process_node(nodeId); read the map at any time with get_map(mapId) or the resource
+thinkingmap://maps/{mapId}. Errors carry a code: VALIDATION, NOT_FOUND, FORBIDDEN, CONFLICT, CYCLE, VERSION_CONFLICT.`;
+
+/**
+ * Builds ThinkingMap's MCP server for one viewer: the tools create_map, get_map, list_maps, process_node,
+ * reply_to_agent, add_context, conclude_node and the map resources. Not connected: give it a transport
+ * (Streamable HTTP per request, or stdio).
+ */
+export function createThinkingMapMcpServer(ctx: McpContext): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: '0.1.0' },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  registerCreateMapTool(server, ctx);
+  registerGetMapTool(server, ctx);
+  registerListMapsTool(server, ctx);
+  registerProcessNodeTool(server, ctx);
+  registerReplyToAgentTool(server, ctx);
+  registerAddContextTool(server, ctx);
+  registerConcludeNodeTool(server, ctx);
+  registerMapResource(server, ctx);
+  return server;
+}

@@ -1,0 +1,33 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
+import type { McpContext } from '../mcp-context.ts';
+import { runTool, toolResult } from '../tool-result.ts';
+
+/** Registers `process_node`: starts the agents on a node. */
+export function registerProcessNodeTool(server: McpServer, ctx: McpContext): void {
+  server.registerTool(
+    'process_node',
+    {
+      title: 'Process a node with the agents',
+      description:
+        'Starts the agents on a node: context → dependency check → intent (decompose, conclude, explore, clarify) → ' +
+        'strategy and sub-questions, or a conclusion. The agents pause with questions (review-decomposition, ' +
+        'review-conclusion, clarify) that you answer with reply_to_agent. Override any choice with intent, strategy ' +
+        'or conclusionKind. Refused with CONFLICT while the node already has a run.',
+      inputSchema: {
+        nodeId: z.string(),
+        intent: z.string().optional().describe('DECOMPOSE | CONCLUDE | EXPLORE | CLARIFY'),
+        strategy: z.string().optional().describe('SEQUENTIAL | PARALLEL | HIERARCHICAL | EXPLORATORY'),
+        conclusionKind: z.string().optional().describe('ANALYTICAL | CREATIVE | DECISION | LEARNING'),
+        waitSeconds: waitSecondsArg(15),
+      },
+    },
+    ({ waitSeconds, ...input }) =>
+      runTool(async () => {
+        const run = await ctx.runs.processNode(ctx.commands, input);
+        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? 15);
+        return toolResult(outcome, describeOutcome(outcome));
+      }, ctx.logError),
+  );
+}

@@ -1,0 +1,33 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
+import type { McpContext } from '../mcp-context.ts';
+import { runTool, toolResult } from '../tool-result.ts';
+
+/** Registers `reply_to_agent`: answers a waiting question, and its run resumes. */
+export function registerReplyToAgentTool(server: McpServer, ctx: McpContext): void {
+  server.registerTool(
+    'reply_to_agent',
+    {
+      title: 'Answer an agent',
+      description:
+        "Answers a question an agent waits on (its requestId is in get_map's pendingQuestions). `accept: true` " +
+        'confirms the restated problem, approves the sub-questions or accepts the conclusion; `text` answers a ' +
+        'clarifying question, corrects the restatement, rejects sub-questions or asks for another draft, with ' +
+        'your words as feedback; `reply` is the exact reply object for the question kind.',
+      inputSchema: {
+        requestId: z.string(),
+        accept: z.boolean().optional(),
+        text: z.string().optional(),
+        reply: z.record(z.string(), z.unknown()).optional(),
+        waitSeconds: waitSecondsArg(15),
+      },
+    },
+    ({ requestId, waitSeconds, ...shortcut }) =>
+      runTool(async () => {
+        const run = await ctx.runs.reply(ctx.commands, requestId, shortcut);
+        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? 15);
+        return toolResult(outcome, describeOutcome(outcome));
+      }, ctx.logError),
+  );
+}

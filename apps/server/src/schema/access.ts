@@ -1,0 +1,32 @@
+import { ID_PATTERN } from '../commands/input.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import type { GraphQLContext } from './context.ts';
+
+/** Checks an id's shape: a malformed id is a ValidationError, not a NotFound. */
+export function parseId(field: string, value: string | number): string {
+  const id = String(value);
+  if (!ID_PATTERN.test(id)) throw new ValidationError(field, 'is not a valid id');
+  return id;
+}
+
+/** Throws unless the map exists and belongs to the viewer. */
+export async function assertMapAccess(ctx: GraphQLContext, mapId: string, field = 'mapId'): Promise<void> {
+  const id = parseId(field, mapId);
+  const map = await ctx.db.prisma.map.findUnique({ where: { id }, select: { ownerId: true } });
+  if (!map) throw new NotFoundError('Map', id);
+  if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError('Map', id);
+}
+
+/** Checks that a loaded row's map belongs to the viewer. */
+export async function assertRowAccess<T extends { mapId: string }>(
+  ctx: GraphQLContext,
+  row: T | null,
+  entity: string,
+  id: string,
+): Promise<T> {
+  if (!row) throw new NotFoundError(entity, id);
+  const map = await ctx.db.prisma.map.findUnique({ where: { id: row.mapId }, select: { ownerId: true } });
+  if (!map) throw new NotFoundError(entity, id);
+  if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError(entity, id);
+  return row;
+}

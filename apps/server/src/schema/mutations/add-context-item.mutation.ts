@@ -1,0 +1,17 @@
+import { addContextItem } from '../../commands/conversation-commands.ts';
+import { builder } from '../builder.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+builder.mutationField('addContextItem', (t) =>
+  t.prismaField({
+    type: 'ContextItem',
+    errors: { types: CHANGE_ERRORS },
+    args: {
+      nodeId: t.arg.id({ required: true }),
+      content: t.arg.string({ required: true }),
+      title: t.arg.string(),
+    },
+    resolve: (_query, _root, args, ctx) =>
+      addContextItem(ctx.commands, { nodeId: String(args.nodeId), content: args.content, title: args.title ?? '' }),
+  }),
+);

@@ -1,0 +1,32 @@
+import { createMap } from '../../commands/map-commands.ts';
+import { builder } from '../builder.ts';
+import { LanguageEnum, MapModeEnum } from '../types/enums.type.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+const CreateMapInput = builder.inputType('CreateMapInput', {
+  fields: (t) => ({
+    title: t.string({ description: 'Taken from the first line of the problem when omitted.' }),
+    problem: t.string(),
+    goal: t.string(),
+    constraints: t.stringList(),
+    language: t.field({ type: LanguageEnum, description: 'Detected from title and problem when omitted.' }),
+    mode: t.field({ type: MapModeEnum }),
+    understand: t.boolean({
+      description: 'Start the problem-understanding agent on the problem (default: true when a problem is given).',
+    }),
+  }),
+});
+
+builder.mutationField('createMap', (t) =>
+  t.prismaField({
+    type: 'Map',
+    errors: { types: CHANGE_ERRORS },
+    args: { input: t.arg({ type: CreateMapInput, required: true }) },
+    resolve: async (_query, _root, { input }, ctx) => {
+      const { understand, ...fields } = input;
+      const map = await createMap(ctx.commands, fields);
+      if (map.problem && understand !== false) await ctx.runs.understandProblem(ctx.commands, map.id);
+      return map;
+    },
+  }),
+);

@@ -1,0 +1,23 @@
+import { createNode } from '../../commands/node-commands.ts';
+import { builder } from '../builder.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+const CreateNodeInput = builder.inputType('CreateNodeInput', {
+  fields: (t) => ({
+    mapId: t.id({ required: true }),
+    parentId: t.id({ description: 'Omit to create the root (a map has one).' }),
+    question: t.string({ required: true }),
+    goal: t.string(),
+    constraints: t.stringList(),
+    position: t.int({ description: 'Place among siblings; appended when omitted.' }),
+  }),
+});
+
+builder.mutationField('createNode', (t) =>
+  t.prismaField({
+    type: 'Node',
+    errors: { types: CHANGE_ERRORS },
+    args: { input: t.arg({ type: CreateNodeInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) => createNode(ctx.commands, input),
+  }),
+);

@@ -1,0 +1,16 @@
+import { deleteMap } from '../../commands/map-commands.ts';
+import { builder } from '../builder.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+const DeletedMapRef = builder.objectRef<{ id: string }>('DeletedMap').implement({
+  fields: (t) => ({ id: t.exposeID('id') }),
+});
+
+builder.mutationField('deleteMap', (t) =>
+  t.field({
+    type: DeletedMapRef,
+    errors: { types: CHANGE_ERRORS },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => deleteMap(ctx.commands, { id: String(args.id) }),
+  }),
+);

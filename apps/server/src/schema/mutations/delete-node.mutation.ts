@@ -1,0 +1,19 @@
+import { deleteNode } from '../../commands/tree-commands.ts';
+import { builder } from '../builder.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+const DeletedNodesRef = builder.objectRef<{ nodeIds: string[]; dependencyIds: string[] }>('DeletedNodes').implement({
+  fields: (t) => ({
+    nodeIds: t.exposeIDList('nodeIds', { description: 'The node and its whole subtree.' }),
+    dependencyIds: t.exposeIDList('dependencyIds'),
+  }),
+});
+
+builder.mutationField('deleteNode', (t) =>
+  t.field({
+    type: DeletedNodesRef,
+    errors: { types: CHANGE_ERRORS },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => deleteNode(ctx.commands, { id: String(args.id) }),
+  }),
+);

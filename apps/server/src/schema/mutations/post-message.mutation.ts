@@ -1,0 +1,23 @@
+import { postMessage } from '../../commands/conversation-commands.ts';
+import { builder } from '../builder.ts';
+import { ConversationKindEnum } from '../types/enums.type.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+const PostMessageInput = builder.inputType('PostMessageInput', {
+  fields: (t) => ({
+    nodeId: t.id({ required: true }),
+    conversation: t.field({ type: ConversationKindEnum, required: true }),
+    content: t.string({ required: true }),
+    parentId: t.id({ description: 'The message this answers; the latest message of the conversation when omitted.' }),
+  }),
+});
+
+builder.mutationField('postMessage', (t) =>
+  t.prismaField({
+    type: 'Message',
+    errors: { types: CHANGE_ERRORS },
+    args: { input: t.arg({ type: PostMessageInput, required: true }) },
+    // People post as USER; agents post through the command layer with their own role.
+    resolve: (_query, _root, { input }, ctx) => postMessage(ctx.commands, { ...input, role: 'USER', kind: 'TEXT' }),
+  }),
+);

@@ -1,0 +1,28 @@
+import { updateMap } from '../../commands/map-commands.ts';
+import { builder } from '../builder.ts';
+import { LanguageEnum, MapModeEnum, MapStatusEnum } from '../types/enums.type.ts';
+import { CHANGE_ERRORS } from '../types/errors.type.ts';
+
+const UpdateMapInput = builder.inputType('UpdateMapInput', {
+  fields: (t) => ({
+    id: t.id({ required: true }),
+    expectedVersion: t.int({ description: 'When given, a stale edit is refused with VersionConflictError.' }),
+    title: t.string(),
+    problem: t.string(),
+    goal: t.string(),
+    constraints: t.stringList(),
+    language: t.field({ type: LanguageEnum }),
+    mode: t.field({ type: MapModeEnum }),
+    status: t.field({ type: MapStatusEnum }),
+    autoRun: t.boolean({ description: 'Whether agents may start runs by themselves on this map.' }),
+  }),
+});
+
+builder.mutationField('updateMap', (t) =>
+  t.prismaField({
+    type: 'Map',
+    errors: { types: CHANGE_ERRORS },
+    args: { input: t.arg({ type: UpdateMapInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) => updateMap(ctx.commands, input),
+  }),
+);

@@ -1,0 +1,34 @@
+import { builder } from './builder.ts';
+import './types/scalars.type.ts';
+import './types/enums.type.ts';
+import './types/errors.type.ts';
+import './types/user.type.ts';
+import './types/map.type.ts';
+import './types/node.type.ts';
+import './types/readiness.type.ts';
+import './types/dependency.type.ts';
+import './types/conversation.type.ts';
+import './types/run.type.ts';
+import './types/events.type.ts';
+import './map-events.subscription.ts';
+import './mutations/create-map.mutation.ts';
+import './mutations/update-map.mutation.ts';
+import './mutations/delete-map.mutation.ts';
+import './mutations/create-node.mutation.ts';
+import './mutations/update-node.mutation.ts';
+import './mutations/delete-node.mutation.ts';
+import './mutations/move-node.mutation.ts';
+import './mutations/add-dependency.mutation.ts';
+import './mutations/remove-dependency.mutation.ts';
+import './mutations/add-context-item.mutation.ts';
+import './mutations/remove-context-item.mutation.ts';
+import './mutations/post-message.mutation.ts';
+import './mutations/set-conclusion.mutation.ts';
+import './mutations/clear-conversation.mutation.ts';
+import './mutations/process-node.mutation.ts';
+import './mutations/reply-to-agent.mutation.ts';
+import './mutations/review-decomposition.mutation.ts';
+import './mutations/cancel-run.mutation.ts';
+
+/** The executable GraphQL schema. */
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,252 @@
+import type { Node } from '@thinkingmap/db';
+import { ValidationError } from '../../errors/domain-errors.ts';
+import { readEvents } from '../../events/event-log.ts';
+import type { MapEvent, MapEventType, StoredEvent } from '../../events/map-event.ts';
+import { assertMapAccess } from '../access.ts';
+import { builder } from '../builder.ts';
+import { ConversationKindEnum } from './enums.type.ts';
+import { ACCESS_ERRORS } from './errors.type.ts';
+
+type EventOf<K extends MapEventType> = StoredEvent<K>;
+
+/** Fields every event has: where it belongs, its place in the map's sequence, and when it happened. */
+// Fields that share a name across the union's members share a type too (GraphQL requires it of
+// selections on the union): every `nodeId` is a nullable ID, since agent events may have none.
+export const SequencedEventRef = builder
+  .interfaceRef<{ mapId: string; seq: number; createdAt: string }>('SequencedEvent')
+  .implement({
+    fields: (t) => ({
+      mapId: t.exposeID('mapId'),
+      seq: t.exposeInt('seq', { description: 'Consecutive per map; resume a subscription with `after: seq`.' }),
+      at: t.field({ type: 'DateTime', resolve: (event) => event.createdAt }),
+    }),
+  });
+
+const nodeField = <K extends 'NodeCreated' | 'NodeUpdated' | 'NodeConcluded'>(
+  name: K,
+  description: string,
+  withFields: boolean,
+) =>
+  builder.objectRef<EventOf<K>>(name).implement({
+    description,
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      node: t.field({ type: 'Node' as never, resolve: (event) => event.payload.node as unknown as Node as never }),
+      ...(withFields
+        ? { fields: t.stringList({ resolve: (event) => ('fields' in event.payload ? event.payload.fields : []) }) }
+        : {}),
+    }),
+  });
+
+const NodeCreated = nodeField('NodeCreated', 'A node was added.', false);
+const NodeUpdated = nodeField('NodeUpdated', 'A node changed; `fields` names what.', true);
+const NodeConcluded = nodeField('NodeConcluded', 'A node was concluded.', false);
+
+const NodeDeleted = builder.objectRef<EventOf<'NodeDeleted'>>('NodeDeleted').implement({
+  description: 'A node and its subtree were deleted, with their dependencies.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    nodeIds: t.idList({ resolve: (e) => e.payload.nodeIds }),
+    dependencyIds: t.idList({ resolve: (e) => e.payload.dependencyIds }),
+  }),
+});
+
+const dependencyEvent = <K extends 'DependencyAdded' | 'DependencyRemoved'>(name: K, description: string) =>
+  builder.objectRef<EventOf<K>>(name).implement({
+    description,
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      dependency: t.field({ type: 'Dependency' as never, resolve: (e) => e.payload.dependency as never }),
+      nodeId: t.id({ nullable: true, resolve: (e) => e.payload.dependency.nodeId }),
+      dependsOnId: t.id({ resolve: (e) => e.payload.dependency.dependsOnId }),
+    }),
+  });
+
+const DependencyAdded = dependencyEvent('DependencyAdded', 'A dependency was added.');
+const DependencyRemoved = dependencyEvent('DependencyRemoved', 'A dependency was removed (its nodes may still exist).');
+
+const ContextAction = builder.enumType('ContextAction', { values: ['ADDED', 'REMOVED'] as const });
+
+const ContextUpdated = builder.objectRef<EventOf<'ContextUpdated'>>('ContextUpdated').implement({
+  description: "A node's context items changed.",
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    action: t.field({ type: ContextAction, resolve: (e) => e.payload.action }),
+    item: t.field({ type: 'ContextItem' as never, resolve: (e) => e.payload.item as never }),
+  }),
+});
+
+const MessagePosted = builder.objectRef<EventOf<'MessagePosted'>>('MessagePosted').implement({
+  description: 'A message was posted to a conversation.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    message: t.field({ type: 'Message' as never, resolve: (e) => e.payload.message as never }),
+  }),
+});
+
+const ConversationCleared = builder.objectRef<EventOf<'ConversationCleared'>>('ConversationCleared').implement({
+  description: 'A conversation was cleared (its messages are kept, marked deleted).',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    conversationId: t.id({ resolve: (e) => e.payload.conversationId }),
+    conversation: t.field({ type: ConversationKindEnum, resolve: (e) => e.payload.kind as 'DECOMPOSE' | 'CONCLUDE' }),
+    clearedCount: t.int({ resolve: (e) => e.payload.clearedCount }),
+  }),
+});
+
+const MapUpdated = builder.objectRef<EventOf<'MapUpdated'>>('MapUpdated').implement({
+  description: "The map's own fields changed.",
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    map: t.field({ type: 'Map' as never, resolve: (e) => e.payload.map as never }),
+    fields: t.stringList({ resolve: (e) => e.payload.fields }),
+  }),
+});
+
+const MapDeleted = builder.objectRef<EventOf<'MapDeleted'>>('MapDeleted').implement({
+  description: 'The map was deleted; the stream ends after this event.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({ deletedMapId: t.id({ resolve: (e) => e.payload.mapId }) }),
+});
+
+const runEvent = <K extends 'RunStarted' | 'RunFinished'>(name: K, description: string) =>
+  builder.objectRef<EventOf<K>>(name).implement({
+    description,
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      runId: t.id({ resolve: (e) => e.payload.run.id }),
+      nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
+      run: t.field({ type: 'AgentRun' as never, resolve: (e) => e.payload.run as never }),
+    }),
+  });
+
+const RunStarted = runEvent('RunStarted', 'An agent run started.');
+const RunFinished = runEvent('RunFinished', 'An agent run finished; `run` carries its token usage.');
+
+const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement({
+  description: 'An agent run failed or was cancelled; `reason` says why, `run.raw` keeps unparseable output.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    runId: t.id({ resolve: (e) => e.payload.run.id }),
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
+    code: t.string({ resolve: (e) => e.payload.code }),
+    reason: t.string({ resolve: (e) => e.payload.reason }),
+    run: t.field({ type: 'AgentRun' as never, resolve: (e) => e.payload.run as never }),
+  }),
+});
+
+const StepPhase = builder.enumType('AgentStepPhase', { values: ['ENTERED', 'LEFT'] as const });
+
+const AgentStep = builder.objectRef<EventOf<'AgentStep'>>('AgentStep').implement({
+  description: 'An agent entered or left a step of its graph (recognizeIntent, proposeSubQuestions, …).',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    runId: t.id({ resolve: (e) => e.payload.runId }),
+    graph: t.string({ resolve: (e) => e.payload.graph }),
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    step: t.string({ resolve: (e) => e.payload.step }),
+    phase: t.field({ type: StepPhase, resolve: (e) => e.payload.phase }),
+    outcome: t.string({
+      nullable: true,
+      resolve: (e) => e.payload.outcome,
+      description: '`done`, `interrupted` or `failed` when left.',
+    }),
+    durationMs: t.int({ nullable: true, resolve: (e) => e.payload.durationMs }),
+  }),
+});
+
+const AgentTokens = builder.objectRef<EventOf<'AgentTokens'>>('AgentTokens').implement({
+  description: 'A piece of text the agent is writing, as it streams.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    runId: t.id({ resolve: (e) => e.payload.runId }),
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    text: t.string({ resolve: (e) => e.payload.text }),
+  }),
+});
+
+const questionEvent = <K extends 'AgentQuestion' | 'QuestionResolved'>(name: K, description: string) =>
+  builder.objectRef<EventOf<K>>(name).implement({
+    description,
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      requestId: t.id({ resolve: (e) => e.payload.question.id }),
+      runId: t.id({ resolve: (e) => e.payload.question.runId }),
+      nodeId: t.id({ nullable: true, resolve: (e) => e.payload.question.nodeId }),
+      kind: t.string({ resolve: (e) => e.payload.question.kind }),
+      question: t.string({ resolve: (e) => e.payload.question.question }),
+      context: t.field({ type: 'JSON', resolve: (e) => e.payload.question.context }),
+      status: t.string({ resolve: (e) => e.payload.question.status }),
+      expiresAt: t.field({ type: 'DateTime', resolve: (e) => e.payload.question.expiresAt }),
+    }),
+  });
+
+const AgentQuestion = questionEvent(
+  'AgentQuestion',
+  'A run paused with a question for the person; answer with replyToAgent(requestId).',
+);
+const QuestionResolved = questionEvent('QuestionResolved', 'A question was answered, expired or cancelled.');
+
+const MEMBERS = {
+  NodeCreated,
+  NodeUpdated,
+  NodeDeleted,
+  NodeConcluded,
+  DependencyAdded,
+  DependencyRemoved,
+  ContextUpdated,
+  MessagePosted,
+  ConversationCleared,
+  MapUpdated,
+  MapDeleted,
+  RunStarted,
+  AgentStep,
+  AgentQuestion,
+  QuestionResolved,
+  AgentTokens,
+  RunFinished,
+  RunFailed,
+} as const;
+
+/** Every event of a map. New agent events join this union. */
+export const MapEventUnion = builder.unionType('MapEvent', {
+  types: Object.values(MEMBERS),
+  resolveType: (event) => MEMBERS[(event as MapEvent).type as keyof typeof MEMBERS] as never,
+});
+
+const EventPageRef = builder
+  .objectRef<{ events: MapEvent[]; hasMore: boolean; lastSeq: number }>('EventPage')
+  .implement({
+    fields: (t) => ({
+      events: t.field({ type: [MapEventUnion], resolve: (page) => page.events }),
+      hasMore: t.exposeBoolean('hasMore'),
+      lastSeq: t.exposeInt('lastSeq', { description: 'Sequence number of the last event in this page (or `after`).' }),
+    }),
+  });
+
+builder.queryField('events', (t) =>
+  t.field({
+    type: EventPageRef,
+    description: 'Stored events of a map with `seq > after`, oldest first.',
+    errors: { types: ACCESS_ERRORS },
+    args: {
+      mapId: t.arg.id({ required: true }),
+      after: t.arg.int({ defaultValue: 0 }),
+      first: t.arg.int({ defaultValue: 100 }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const mapId = String(args.mapId);
+      await assertMapAccess(ctx, mapId);
+      const after = args.after ?? 0;
+      const first = args.first ?? 100;
+      if (after < 0) throw new ValidationError('after', 'must not be negative');
+      if (first < 1 || first > 1000) throw new ValidationError('first', 'must be between 1 and 1000');
+      const events = await readEvents(ctx.db.prisma, mapId, after, first + 1);
+      const page = events.slice(0, first);
+      return { events: page, hasMore: events.length > first, lastSeq: page.at(-1)?.seq ?? after };
+    },
+  }),
+);

@@ -1,0 +1,83 @@
+import { ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import { parseId } from '../access.ts';
+import { builder } from '../builder.ts';
+import { LanguageEnum, MapModeEnum, MapStatusEnum } from './enums.type.ts';
+import { ACCESS_ERRORS } from './errors.type.ts';
+
+/** Adds each node's dependencies to a node-list query, so the list answers `dependencies` itself. */
+function withDependencies<Q extends { include?: object; select?: object }>(query: Q): Q {
+  if (query.select) return { select: { ...query.select, dependencies: true } } as Q;
+  return { include: { ...query.include, dependencies: true } } as Q;
+}
+
+export const MapRef = builder.prismaObject('Map', {
+  description: 'A thinking map: a problem and the tree of questions that answers it.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    title: t.exposeString('title'),
+    problem: t.exposeString('problem'),
+    goal: t.exposeString('goal'),
+    constraints: t.stringList({ resolve: (map) => (map.constraints as string[]) ?? [] }),
+    language: t.field({ type: LanguageEnum, resolve: (map) => (map.language === 'zh' ? 'zh' : 'en') }),
+    mode: t.expose('mode', { type: MapModeEnum }),
+    status: t.expose('status', { type: MapStatusEnum }),
+    autoRun: t.exposeBoolean('autoRun'),
+    version: t.exposeInt('version'),
+    lastSeq: t.exposeInt('lastSeq', {
+      description: 'Sequence number of the latest event; subscribe with `after` to resume.',
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    nodes: t.prismaField({
+      type: ['Node'],
+      description: 'Every node of the map, in creation order (use parentId and position for the tree).',
+      // One query for the whole list and its selected relations, kept until the map's next event.
+      resolve: (query, map, _args, ctx) =>
+        ctx.cache.load(map.id, `nodes:${JSON.stringify(query)}`, () =>
+          ctx.db.prisma.node.findMany({
+            ...withDependencies(query),
+            where: { mapId: map.id },
+            orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          }),
+        ),
+    }),
+    root: t.prismaField({
+      type: 'Node',
+      nullable: true,
+      resolve: (query, map, _args, ctx) =>
+        ctx.db.prisma.node.findFirst({ ...query, where: { mapId: map.id, parentId: null } }),
+    }),
+    dependencies: t.prismaField({
+      type: ['Dependency'],
+      resolve: (query, map, _args, ctx) =>
+        ctx.cache.load(map.id, `dependencies:${JSON.stringify(query)}`, () =>
+          ctx.db.prisma.dependency.findMany({ ...query, where: { mapId: map.id }, orderBy: { createdAt: 'asc' } }),
+        ),
+    }),
+    nodeCount: t.relationCount('nodes'),
+  }),
+});
+
+builder.queryField('maps', (t) =>
+  t.prismaField({
+    type: ['Map'],
+    description: "The viewer's maps, most recently changed first.",
+    resolve: (query, _root, _args, ctx) =>
+      ctx.db.prisma.map.findMany({ ...query, where: { ownerId: ctx.viewer.id }, orderBy: { updatedAt: 'desc' } }),
+  }),
+);
+
+builder.queryField('map', (t) =>
+  t.prismaField({
+    type: 'Map',
+    errors: { types: ACCESS_ERRORS },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = parseId('id', args.id);
+      const map = await ctx.db.prisma.map.findUnique({ ...query, where: { id } });
+      if (!map) throw new NotFoundError('Map', id);
+      if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError('Map', id);
+      return map;
+    },
+  }),
+);

@@ -1,0 +1,97 @@
+import { assertMapAccess } from '../access.ts';
+import { builder } from '../builder.ts';
+import { ACCESS_ERRORS } from './errors.type.ts';
+
+export const RunStatusEnum = builder.enumType('RunStatus', {
+  values: ['RUNNING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const,
+});
+export const QuestionStatusEnum = builder.enumType('QuestionStatus', {
+  values: ['PENDING', 'ANSWERED', 'EXPIRED', 'CANCELLED'] as const,
+});
+
+export const AgentRunRef = builder.prismaObject('AgentRun', {
+  description: 'One execution of an agent graph on a map or a node.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    mapId: t.exposeID('mapId'),
+    nodeId: t.exposeID('nodeId', { nullable: true }),
+    agent: t.exposeString('agent', { description: '`understand-problem` or `process-node`.' }),
+    status: t.expose('status', { type: RunStatusEnum }),
+    error: t.exposeString('error', { nullable: true }),
+    errorCode: t.exposeString('errorCode', { nullable: true }),
+    raw: t.exposeString('raw', {
+      nullable: true,
+      description: 'Model output that could not be parsed, kept as written.',
+    }),
+    promptTokens: t.exposeInt('promptTokens'),
+    completionTokens: t.exposeInt('completionTokens'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    questions: t.relation('questions', { query: { orderBy: { createdAt: 'asc' } } }),
+  }),
+});
+
+export const AgentQuestionRef = builder.prismaObject('AgentQuestion', {
+  name: 'PendingQuestion',
+  description: 'A question a paused run waits on; answer it with replyToAgent(requestId).',
+  fields: (t) => ({
+    requestId: t.exposeID('id'),
+    runId: t.exposeID('runId'),
+    mapId: t.exposeID('mapId'),
+    nodeId: t.exposeID('nodeId', { nullable: true }),
+    kind: t.exposeString('kind', {
+      description: '`confirm-understanding`, `review-decomposition`, `review-conclusion` or `clarify`.',
+    }),
+    question: t.exposeString('question'),
+    context: t.expose('context', {
+      type: 'JSON',
+      description: 'Why the agent asks and what it proposes (sub-questions, a draft).',
+    }),
+    status: t.expose('status', { type: QuestionStatusEnum }),
+    reply: t.expose('reply', { type: 'JSON', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('runs', (t) =>
+  t.prismaField({
+    type: ['AgentRun'],
+    description: "A map's agent runs, newest first, with status and token usage.",
+    errors: { types: ACCESS_ERRORS, directResult: false },
+    args: { mapId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await assertMapAccess(ctx, String(args.mapId));
+      return ctx.db.prisma.agentRun.findMany({
+        ...query,
+        where: { mapId: String(args.mapId) },
+        orderBy: { createdAt: 'desc' },
+      });
+    },
+  }),
+);
+
+builder.queryField('pendingQuestions', (t) =>
+  t.prismaField({
+    type: ['AgentQuestion'],
+    description: 'Questions waiting for the person on a map (several may wait at once, on different nodes).',
+    errors: { types: ACCESS_ERRORS, directResult: false },
+    args: { mapId: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      await assertMapAccess(ctx, String(args.mapId));
+      return ctx.db.prisma.agentQuestion.findMany({
+        ...query,
+        where: { mapId: String(args.mapId), status: 'PENDING' },
+        orderBy: { createdAt: 'asc' },
+      });
+    },
+  }),
+);
+
+const ModelInfoRef = builder.objectRef<{ offline: boolean; label: string }>('ModelInfo').implement({
+  description: 'Which model the agents use. Offline means deterministic built-in answers (no key configured).',
+  fields: (t) => ({ offline: t.exposeBoolean('offline'), label: t.exposeString('label') }),
+});
+
+builder.queryField('agentModel', (t) => t.field({ type: ModelInfoRef, resolve: (_root, _args, ctx) => ctx.model }));

@@ -1,0 +1,84 @@
+import { NODE, PENDING_QUESTIONS, RUNS } from '@thinkingmap/client';
+import type { Client } from '@urql/core';
+import { call } from './test-server.ts';
+
+/** A question as pendingQuestions returns it. */
+export interface Question {
+  requestId: string;
+  runId: string;
+  nodeId: string | null;
+  kind: string;
+  question: string;
+  context: Record<string, any>;
+}
+
+/**
+ * Polls until `check` returns a value (bounded: `timeoutMs`). A check that throws counts as "not yet"
+ * (a client's pooled socket to a restarted server fails once), and the last error is reported.
+ */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > until)
+      throw new Error(`timed out waiting for ${what}${lastError ? ` (last error: ${lastError})` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+/** Waits for a pending question (of `kind`, on `nodeId` when given). */
+export async function waitForQuestion(
+  client: Client,
+  mapId: string,
+  match: { kind?: string; nodeId?: string | null } = {},
+): Promise<Question> {
+  try {
+    return await eventually(
+      async () => {
+        const result = await call(client, PENDING_QUESTIONS, { mapId });
+        const questions = (result.data ?? []) as Question[];
+        return questions.find(
+          (q) => (!match.kind || q.kind === match.kind) && (match.nodeId === undefined || q.nodeId === match.nodeId),
+        );
+      },
+      `a ${match.kind ?? ''} question`,
+    );
+  } catch (error) {
+    // Say what the runs were doing instead: the failure then names its cause.
+    const runs = (await call(client, RUNS, { mapId })).data ?? [];
+    const pending = (await call(client, PENDING_QUESTIONS, { mapId })).data ?? [];
+    throw new Error(
+      `${(error as Error).message}; runs: ${JSON.stringify(runs.map((r: any) => [r.agent, r.nodeId, r.status, r.errorCode, r.error]))}; pending: ${JSON.stringify(pending.map((q: any) => [q.kind, q.nodeId]))}`,
+    );
+  }
+}
+
+/** Waits until a run reaches one of `statuses`, and returns it. */
+export function waitForRun(client: Client, mapId: string, runId: string, statuses: string[]) {
+  return eventually(
+    async () => {
+      const result = await call(client, RUNS, { mapId });
+      const run = (result.data ?? []).find((r: { id: string }) => r.id === runId);
+      return run && statuses.includes(run.status) ? run : null;
+    },
+    `run ${runId} to be ${statuses.join('/')}`,
+  );
+}
+
+/** Waits until a node has `status`. */
+export function waitForNodeStatus(client: Client, nodeId: string, status: string) {
+  return eventually(async () => {
+    const node = await call(client, NODE, { id: nodeId });
+    return node.status === status ? node : null;
+  }, `node ${nodeId} to be ${status}`);
+}

@@ -1,0 +1,38 @@
+import { ADD_DEPENDENCY, CREATE_MAP, CREATE_NODE } from '@thinkingmap/client';
+import type { Client } from '@urql/core';
+import { expect } from 'vitest';
+import { call } from './test-server.ts';
+
+/** Creates a map and returns its id. */
+export async function createMap(client: Client, title = 'Plan a product launch', extra: Record<string, unknown> = {}) {
+  const map = await call(client, CREATE_MAP, { input: { title, ...extra } });
+  expect(map.__typename).toBe('Map');
+  return map.id as string;
+}
+
+/** Creates a node and returns it; fails the test on a typed error. */
+export async function createNode(client: Client, mapId: string, question: string, parentId?: string) {
+  const node = await call(client, CREATE_NODE, { input: { mapId, question, parentId } });
+  expect(node, JSON.stringify(node)).toMatchObject({ __typename: 'Node' });
+  return node as { id: string; version: number; status: string; question: string };
+}
+
+/** Adds a dependency and returns the typed result. */
+export async function addDependency(client: Client, nodeId: string, dependsOnId: string) {
+  return call(client, ADD_DEPENDENCY, { nodeId, dependsOnId });
+}
+
+/**
+ * Builds root → 3 children → 2 grandchildren each (a 3-level map of 10 nodes).
+ * Returns ids by name: root, a, b, c, a1, a2, b1, b2, c1, c2.
+ */
+export async function buildThreeLevelMap(client: Client, mapId: string) {
+  const root = await createNode(client, mapId, '如何发布一款学习工具? / How to launch a learning tool?');
+  const ids: Record<string, string> = { root: root.id };
+  for (const name of ['a', 'b', 'c']) {
+    ids[name] = (await createNode(client, mapId, `Question ${name}`, root.id)).id;
+    for (const n of [1, 2])
+      ids[`${name}${n}`] = (await createNode(client, mapId, `Question ${name}${n}`, ids[name])).id;
+  }
+  return ids as Record<'root' | 'a' | 'b' | 'c' | 'a1' | 'a2' | 'b1' | 'b2' | 'c1' | 'c2', string>;
+}

@@ -1,0 +1,48 @@
+import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
+
+const TOKEN_KEY = 'thinkingmap.token';
+
+/** The endpoint on this page's origin (the server serves the web app and /graphql together). */
+export function graphqlUrl(location: Pick<Location, 'origin'>): string {
+  return `${location.origin}/graphql`;
+}
+
+/**
+ * Who the browser talks to the API as: a bearer token from sign-in, or none (the server's local user).
+ * Holds one API client; changing the token replaces it.
+ */
+export class Session {
+  token = $state<string | null>(null);
+  #api: ThinkingMapClient | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null,
+  ) {
+    this.token = storage?.getItem(TOKEN_KEY) ?? null;
+  }
+
+  /** The API client for the current token (created on first use). */
+  get api(): ThinkingMapClient {
+    // graphql-ws retries are off: the live map feed resubscribes itself, from its last sequence number.
+    this.#api ??= createThinkingMapClient({ url: this.url, token: this.token, retryAttempts: 0 });
+    return this.#api;
+  }
+
+  /** Signs in with `token` (null: the local user) and drops the old client. */
+  setToken(token: string | null): void {
+    this.token = token?.trim() || null;
+    if (this.token) this.storage?.setItem(TOKEN_KEY, this.token);
+    else this.storage?.removeItem(TOKEN_KEY);
+    void this.#api?.close();
+    this.#api = null;
+  }
+}
+
+const inBrowser = typeof window !== 'undefined';
+
+/** The browser's session (the workspace renders in the browser only: `ssr = false`). */
+export const session = new Session(
+  inBrowser ? graphqlUrl(window.location) : 'http://127.0.0.1:4000/graphql',
+  inBrowser ? window.localStorage : null,
+);

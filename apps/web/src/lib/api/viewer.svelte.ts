@@ -1,0 +1,34 @@
+import { VIEWER } from '@thinkingmap/client';
+import { runQuery } from './request.ts';
+import type { Session } from './session.svelte.ts';
+
+/** The person the API acts as. */
+export interface Viewer {
+  id: string;
+  name: string;
+  isLocal: boolean;
+}
+
+/** Who is signed in, loaded from the API (`viewer`); `needsToken` when the server refuses without one. */
+export class ViewerState {
+  viewer = $state<Viewer | null>(null);
+  needsToken = $state(false);
+  error = $state<string | null>(null);
+
+  /** Asks the API who this session acts as. */
+  async load(session: Session): Promise<void> {
+    const result = await runQuery<Viewer>(session.api.client, VIEWER);
+    if (result.ok) {
+      this.viewer = result.value;
+      this.needsToken = false;
+      this.error = null;
+    } else {
+      this.viewer = null;
+      this.needsToken = /unauth|token|401/i.test(result.error.message);
+      this.error = result.error.message;
+    }
+  }
+}
+
+/** The app's viewer state. */
+export const viewerState = new ViewerState();

@@ -1,0 +1,226 @@
+import { type Component, flushSync, mount, tick, unmount } from 'svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PendingQuestionRecord, RunRecord } from '../../api/agent-types.ts';
+import { i18n } from '../../i18n/i18n.svelte.ts';
+import AgentQuestion from './AgentQuestion.svelte';
+import DecompositionReview from './DecompositionReview.svelte';
+import RunningStep from './RunningStep.svelte';
+import UnderstandingReview from './UnderstandingReview.svelte';
+
+const mounted: Record<string, unknown>[] = [];
+
+// biome-ignore lint/suspicious/noExplicitAny: each component has its own props
+function render<Props extends Record<string, any>>(component: Component<Props>, props: Props) {
+  const target = document.createElement('div');
+  document.body.append(target);
+  mounted.push(mount(component, { target, props }));
+  flushSync();
+  return target;
+}
+
+function type(input: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  flushSync();
+}
+
+function button(target: HTMLElement, name: string) {
+  const found = [...target.querySelectorAll('button')].find(
+    (b) => b.textContent?.trim() === name || b.getAttribute('aria-label') === name,
+  );
+  if (!found) throw new Error(`no button ${name}`);
+  return found;
+}
+
+async function settle() {
+  for (let i = 0; i < 3; i++) await tick();
+  flushSync();
+}
+
+afterEach(() => {
+  for (const component of mounted.splice(0)) void unmount(component);
+  document.body.innerHTML = '';
+  i18n.setLanguage('en');
+});
+
+const clarify: PendingQuestionRecord = {
+  requestId: 'q1',
+  runId: 'r1',
+  nodeId: 'n1',
+  kind: 'clarify',
+  question: 'What is your budget ceiling?',
+  context: { why: 'The estimate depends on it' },
+  status: 'PENDING',
+};
+
+describe('AgentQuestion', () => {
+  it('should show the question with why it is asked, and send the typed answer', async () => {
+    const onReply = vi.fn(async () => null);
+    const target = render(AgentQuestion, { question: clarify, onReply });
+    expect(target.textContent).toContain('What is your budget ceiling?');
+    expect(target.textContent).toContain('Why it asks: The estimate depends on it');
+    const answer = button(target, 'Answer');
+    expect(answer.disabled).toBe(true);
+    type(target.querySelector('textarea')!, '  At most 50k ');
+    answer.click();
+    await settle();
+    expect(onReply).toHaveBeenCalledWith('At most 50k');
+    expect(target.querySelector('textarea')!.value).toBe('');
+  });
+
+  it('should keep the answer and show the refusal when the server refuses it', async () => {
+    const target = render(AgentQuestion, { question: clarify, onReply: async () => 'the question expired' });
+    type(target.querySelector('textarea')!, 'At most 50k');
+    button(target, 'Answer').click();
+    await settle();
+    expect(target.querySelector('[role=alert]')?.textContent).toBe('the question expired');
+    expect(target.querySelector('textarea')!.value).toBe('At most 50k');
+  });
+
+  it('should offer Accept for a draft conclusion and show the draft', async () => {
+    const onAccept = vi.fn(async () => null);
+    const question = {
+      ...clarify,
+      kind: 'review-conclusion',
+      question: 'Is this conclusion right?',
+      context: { draft: { conclusion: 'Open it.' } },
+    };
+    const target = render(AgentQuestion, { question, onReply: async () => null, onAccept });
+    expect(target.textContent).toContain('Open it.');
+    button(target, 'Accept').click();
+    await settle();
+    expect(onAccept).toHaveBeenCalled();
+  });
+
+  it('should speak Chinese when the interface does', () => {
+    i18n.setLanguage('zh');
+    const target = render(AgentQuestion, { question: clarify, onReply: async () => null });
+    expect(target.textContent).toContain('助手提问');
+    expect(button(target, '回答')).toBeTruthy();
+  });
+});
+
+describe('DecompositionReview', () => {
+  const proposal = [
+    { key: 'q1', question: 'How big is the market?', goal: 'Estimate demand', dependsOn: [] },
+    { key: 'q2', question: 'Where should it be?', goal: 'Pick a site', dependsOn: ['q1'] },
+  ];
+
+  it('should approve the sub-questions as edited', async () => {
+    const onApprove = vi.fn(async () => null);
+    const target = render(DecompositionReview, {
+      proposal,
+      rationale: 'Market first',
+      onApprove,
+      onReject: async () => null,
+    });
+    const first = target.querySelector<HTMLInputElement>('input[aria-label="Sub-question 1"]')!;
+    expect(first.value).toBe('How big is the market?');
+    type(first, 'How big is the local coffee market?');
+    button(target, 'Approve and create').click();
+    await settle();
+    expect(onApprove).toHaveBeenCalledWith([
+      { key: 'q1', question: 'How big is the local coffee market?', goal: 'Estimate demand', dependsOn: [] },
+      { key: 'q2', question: 'Where should it be?', goal: 'Pick a site', dependsOn: ['q1'] },
+    ]);
+  });
+
+  it('should leave out a removed sub-question and what depended on it', async () => {
+    const onApprove = vi.fn(async () => null);
+    const target = render(DecompositionReview, { proposal, onApprove, onReject: async () => null });
+    button(target, 'Leave out “How big is the market?”').click();
+    flushSync();
+    expect(target.querySelectorAll('[data-testid="proposed-sub-question"]')).toHaveLength(1);
+    button(target, 'Approve and create').click();
+    await settle();
+    expect(onApprove).toHaveBeenCalledWith([
+      { key: 'q2', question: 'Where should it be?', goal: 'Pick a site', dependsOn: [] },
+    ]);
+  });
+
+  it('should not approve an emptied sub-question, and reject with feedback', async () => {
+    const onReject = vi.fn(async () => null);
+    const target = render(DecompositionReview, { proposal, onApprove: async () => null, onReject });
+    type(target.querySelector<HTMLInputElement>('input[aria-label="Sub-question 2"]')!, '   ');
+    expect(button(target, 'Approve and create').disabled).toBe(true);
+    type(target.querySelector<HTMLInputElement>('#proposal-feedback')!, 'Think about staff too');
+    button(target, 'Reject').click();
+    await settle();
+    expect(onReject).toHaveBeenCalledWith('Think about staff too', null);
+  });
+
+  it('should reject with another strategy when one is chosen', async () => {
+    const onReject = vi.fn(async () => null);
+    const target = render(DecompositionReview, { proposal, onApprove: async () => null, onReject });
+    const select = target.querySelector<HTMLSelectElement>('select[aria-label="Strategy for the next proposal"]')!;
+    expect([...select.options].map((o) => o.value)).toEqual([
+      '',
+      'SEQUENTIAL',
+      'PARALLEL',
+      'HIERARCHICAL',
+      'EXPLORATORY',
+    ]);
+    select.value = 'PARALLEL';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    flushSync();
+    button(target, 'Reject').click();
+    await settle();
+    expect(onReject).toHaveBeenCalledWith('', 'PARALLEL');
+  });
+});
+
+describe('RunningStep', () => {
+  const run: RunRecord = {
+    id: 'r1',
+    nodeId: 'n1',
+    agent: 'process-node',
+    status: 'RUNNING',
+    step: 'draftConclusion',
+    text: 'About 3,000',
+    error: null,
+  };
+
+  it('should say which step runs, stream its text and offer to cancel', () => {
+    const onCancel = vi.fn();
+    const target = render(RunningStep, { run, onCancel });
+    expect(target.textContent).toContain('Running: drafting a conclusion');
+    expect(target.querySelector('[data-testid="streaming-text"]')?.textContent).toContain('About 3,000');
+    button(target, 'Cancel run').click();
+    expect(onCancel).toHaveBeenCalled();
+  });
+
+  it('should say the run waits for the person', () => {
+    const target = render(RunningStep, { run: { ...run, status: 'WAITING', step: null }, onCancel: () => {} });
+    expect(target.textContent).toContain('Waiting for your answer');
+    expect(target.querySelector('[data-testid="streaming-text"]')).toBeNull();
+  });
+});
+
+describe('UnderstandingReview', () => {
+  const question: PendingQuestionRecord = {
+    requestId: 'q1',
+    runId: 'r1',
+    nodeId: null,
+    kind: 'confirm-understanding',
+    question: 'Is this right?',
+    context: {
+      understanding: { title: 'A café', problem: 'Should I open a café?', goal: 'Decide', constraints: ['Under 50k'] },
+    },
+    status: 'PENDING',
+  };
+
+  it('should show the restated problem and confirm or send a correction', async () => {
+    const onConfirm = vi.fn(async () => null);
+    const onCorrect = vi.fn(async () => null);
+    const target = render(UnderstandingReview, { question, onConfirm, onCorrect });
+    expect(target.textContent).toContain('Should I open a café?');
+    expect(target.textContent).toContain('Under 50k');
+    type(target.querySelector<HTMLInputElement>('#understanding-correction')!, 'A second café');
+    button(target, 'Correct it').click();
+    await settle();
+    expect(onCorrect).toHaveBeenCalledWith('A second café');
+    button(target, 'Yes, that is it').click();
+    await settle();
+    expect(onConfirm).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,19 @@
+/** A source a retrieval result came from. */
+export interface MessageSource {
+  title: string;
+  uri?: string;
+}
+
+/** The sources a RAG message carries in `metadata.sources` (agents write them there); unknown shapes give none. */
+export function messageSources(metadata: unknown): MessageSource[] {
+  const raw = (metadata as { sources?: unknown } | null)?.sources;
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((source): MessageSource[] => {
+    if (typeof source === 'string') return [{ title: source, ...(/^https?:\/\//.test(source) ? { uri: source } : {}) }];
+    if (typeof source !== 'object' || source === null) return [];
+    const { title, uri, url, name } = source as Record<string, unknown>;
+    const link = typeof uri === 'string' ? uri : typeof url === 'string' ? url : undefined;
+    const label = typeof title === 'string' ? title : typeof name === 'string' ? name : link;
+    return label ? [{ title: label, ...(link ? { uri: link } : {}) }] : [];
+  });
+}

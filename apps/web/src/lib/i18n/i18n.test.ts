@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { I18n } from './i18n.svelte.ts';
+import { MESSAGES } from './messages.ts';
+import { pickLanguage } from './pick-language.ts';
+import { translate } from './translate.ts';
+
+function memoryStorage() {
+  const data = new Map<string, string>();
+  return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+}
+
+describe('interface language', () => {
+  it('should default to the browser language: Chinese for any zh tag, English otherwise', () => {
+    expect(pickLanguage(['zh-TW', 'en'])).toBe('zh');
+    expect(pickLanguage(['en-GB', 'zh-CN'])).toBe('en');
+    expect(pickLanguage(['fr-FR', 'zh'])).toBe('zh');
+    expect(pickLanguage(['fr-FR'])).toBe('en');
+  });
+
+  it('should remember a chosen language over the browser default', () => {
+    const storage = memoryStorage();
+    new I18n(storage, ['en-US']).setLanguage('zh');
+    expect(new I18n(storage, ['en-US']).language).toBe('zh');
+  });
+
+  it('should fill placeholders and leave unknown ones visible', () => {
+    expect(translate('en', 'maps.nodes', { count: 3 })).toBe('3 nodes');
+    expect(translate('zh', 'maps.nodes', { count: 3 })).toBe('3 个节点');
+    expect(translate('en', 'maps.nodes')).toBe('{count} nodes');
+  });
+
+  it('should have every message in both languages with the same placeholders', () => {
+    for (const [key, { en, zh }] of Object.entries(MESSAGES)) {
+      expect(en.trim(), key).not.toBe('');
+      expect(zh.trim(), key).not.toBe('');
+      const names = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      expect(names(zh), key).toEqual(names(en));
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import type { MapEvent } from '../api/map-event.ts';
+import type { NodeDetailRecord } from '../api/types.ts';
+
+/** Events that change a node's panel details (messages and context), not the tree. */
+export type DetailEvent = Extract<MapEvent, { __typename: 'MessagePosted' | 'ContextUpdated' | 'ConversationCleared' }>;
+
+/** A node's details after a message, context or clearing event; idempotent (ids are not added twice). */
+export function applyToDetail(detail: NodeDetailRecord, event: DetailEvent): NodeDetailRecord {
+  switch (event.__typename) {
+    case 'MessagePosted': {
+      const { message } = event;
+      const conversations = detail.conversations.map((conversation) =>
+        conversation.id === message.conversationId && !conversation.messages.some((m) => m.id === message.id)
+          ? { ...conversation, messages: [...conversation.messages, message] }
+          : conversation,
+      );
+      return { ...detail, conversations };
+    }
+    case 'ContextUpdated': {
+      const others = detail.contextItems.filter((item) => item.id !== event.item.id);
+      return { ...detail, contextItems: event.action === 'ADDED' ? [...others, event.item] : others };
+    }
+    case 'ConversationCleared':
+      return {
+        ...detail,
+        conversations: detail.conversations.map((conversation) =>
+          conversation.kind === event.conversation ? { ...conversation, messages: [] } : conversation,
+        ),
+      };
+  }
+}

@@ -1,0 +1,13 @@
+import type { DependencyRecord, NodeRecord } from '../api/types.ts';
+
+/**
+ * A string that changes exactly when the tree layout would: nodes added, removed or moved, sibling order,
+ * divergent levels, dependencies. Content edits (question, status, conclusion) leave it unchanged.
+ */
+export function structureKey(nodes: readonly NodeRecord[], dependencies: readonly DependencyRecord[]): string {
+  let key = '';
+  for (const node of nodes) key += `${node.id}<${node.parentId ?? ''}#${node.position}@${node.divergentLevel ?? ''};`;
+  key += '|';
+  for (const dep of dependencies) key += `${dep.nodeId}>${dep.dependsOnId};`;
+  return key;
+}

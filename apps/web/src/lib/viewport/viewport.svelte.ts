@@ -1,0 +1,77 @@
+/** Zoom limits of the tree canvas. */
+export const MIN_SCALE = 0.05;
+export const MAX_SCALE = 2.5;
+
+/** A rectangle in map units. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Pan and zoom of the tree canvas: a screen point (sx, sy) shows the map point ((sx - x) / k, (sy - y) / k).
+ * The canvas draws one `transform` from these three numbers, so panning a 500-node map moves one group.
+ */
+export class Viewport {
+  x = $state(0);
+  y = $state(0);
+  k = $state(1);
+
+  /** The SVG transform that applies this viewport. */
+  get transform(): string {
+    return `translate(${this.x} ${this.y}) scale(${this.k})`;
+  }
+
+  /** Moves the map by a screen distance. */
+  panBy(dx: number, dy: number): void {
+    this.x += dx;
+    this.y += dy;
+  }
+
+  /** Zooms by `factor` keeping the screen point (sx, sy) over the same map point. */
+  zoomAt(sx: number, sy: number, factor: number): void {
+    const k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.k * factor));
+    const applied = k / this.k;
+    this.x = sx - (sx - this.x) * applied;
+    this.y = sy - (sy - this.y) * applied;
+    this.k = k;
+  }
+
+  /** Shows all of `box` inside a screen of `width` × `height`, never zooming in past 1. */
+  fit(box: Box, width: number, height: number, margin = 32): void {
+    if (box.width <= 0 || box.height <= 0 || width <= 0 || height <= 0) {
+      this.x = margin - box.x;
+      this.y = height / 2 - box.y;
+      this.k = 1;
+      return;
+    }
+    const k = Math.min(
+      1,
+      Math.max(MIN_SCALE, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)),
+    );
+    this.k = k;
+    this.x = (width - box.width * k) / 2 - box.x * k;
+    this.y = (height - box.height * k) / 2 - box.y * k;
+  }
+
+  /** Shows `box` at scale `k`, its left edge near the left of a screen `height` tall, vertically centred. */
+  focus(box: Box, height: number, k: number, margin = 32): void {
+    this.k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, k));
+    this.x = margin - box.x * this.k;
+    this.y = height / 2 - (box.y + box.height / 2) * this.k;
+  }
+
+  /** Pans the least so that `box` is visible on a screen of `width` × `height`. */
+  reveal(box: Box, width: number, height: number, margin = 24): void {
+    const left = box.x * this.k + this.x;
+    const top = box.y * this.k + this.y;
+    const right = left + box.width * this.k;
+    const bottom = top + box.height * this.k;
+    if (left < margin) this.x += margin - left;
+    else if (right > width - margin) this.x -= right - (width - margin);
+    if (top < margin) this.y += margin - top;
+    else if (bottom > height - margin) this.y -= bottom - (height - margin);
+  }
+}

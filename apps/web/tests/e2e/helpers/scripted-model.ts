@@ -1,0 +1,86 @@
+/**
+ * A local OpenAI-compatible server with scripted answers (agent-core's test server), and the real `openai`
+ * SDK model pointed at it: the agents run for real, only the model's words are scripted. Each agent is
+ * answered by the JSON schema it asks for; the café journey decides by what the prompt is about.
+ */
+export const ROOT_QUESTION = 'Should I open a café in my neighbourhood?';
+export const CORRECTED_QUESTION = 'Should I open a second café next to my first one?';
+
+/** The model's answers for the café journey. */
+export function cafeScript(): Record<string, (prompt: string, call: number) => object> {
+  const intentCalls = new Map<string, number>();
+  return {
+    problem_understanding: (prompt) =>
+      prompt.includes('second')
+        ? {
+            title: 'A second café',
+            problem: CORRECTED_QUESTION,
+            goal: 'Decide by June',
+            constraints: ['Budget under 50k'],
+          }
+        : { title: 'A neighbourhood café', problem: ROOT_QUESTION, goal: 'Decide within a month', constraints: [] },
+    intent_decision: (prompt) => {
+      const node = prompt.includes('Where should it be')
+        ? 'site'
+        : prompt.includes('coffee market')
+          ? 'market'
+          : 'root';
+      const n = (intentCalls.get(node) ?? 0) + 1;
+      intentCalls.set(node, n);
+      const intent = node === 'root' ? 'DECOMPOSE' : node === 'market' && n === 1 ? 'CLARIFY' : 'CONCLUDE';
+      return { intent, reason: `because ${intent}`, confidence: 0.8 };
+    },
+    strategy_decision: () => ({
+      strategy: 'SEQUENTIAL',
+      factors: [{ factor: 'order', assessment: 'the site depends on the market' }],
+      reason: 'market first',
+    }),
+    sub_question_proposal: () => ({
+      rationale: 'Know the market before choosing a site',
+      subQuestions: [
+        { key: 'q1', question: 'How big is the market?', goal: 'Estimate demand', dependsOn: [] },
+        { key: 'q2', question: 'Where should it be?', goal: 'Pick a site', dependsOn: ['q1'] },
+      ],
+    }),
+    clarify_question: () => ({
+      question: 'What is your budget ceiling?',
+      why: 'The market estimate depends on what you can invest',
+    }),
+    conclusion_draft: (_prompt, call) => {
+      const text =
+        ['About 3,000 cups a day nearby.', 'Next to the university.', 'Open it, next to the university.'][call - 1] ??
+        '(extra draft)';
+      return { kind: 'DECISION', conclusion: text, keyPoints: [text], confidence: 0.8 };
+    },
+  };
+}
+
+/** Starts the scripted model server; returns the model for buildApp and a close function. */
+export async function startScriptedModel() {
+  const { OpenAiModel } = await import('@thinkingmap/agent-core');
+  const { startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
+  const script = cafeScript();
+  const calls = new Map<string, number>();
+  const server = await startOpenAiServer({
+    respond: (request) => {
+      const name = request.body.response_format?.json_schema?.name ?? 'text';
+      const n = (calls.get(name) ?? 0) + 1;
+      calls.set(name, n);
+      const prompt = (request.body.messages ?? [])
+        .map((m: { content?: unknown }) => String(m.content ?? ''))
+        .join('\n');
+      const answer = script[name]?.(prompt, n);
+      return answer
+        ? { content: JSON.stringify(answer), chunkSize: 8 }
+        : { status: 400, message: `no scripted answer for ${name}` };
+    },
+  });
+  const model = new OpenAiModel({
+    apiKey: 'test-key',
+    baseURL: server.baseURL,
+    model: 'scripted café model',
+    maxRetries: 2,
+    timeoutMs: 5_000,
+  });
+  return { model, close: () => server.close() };
+}

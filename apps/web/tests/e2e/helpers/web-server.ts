@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
+import { createTestDatabase } from '@thinkingmap/db';
+import WebSocket from 'ws';
+import { startScriptedModel } from './scripted-model.ts';
+
+const buildDir = join(dirname(fileURLToPath(import.meta.url)), '../../../build');
+
+type WebHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/** The part of @thinkingmap/server's App these tests use (typed locally so the server's own types stay its concern). */
+interface App {
+  start(port?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+interface ServerModule {
+  buildApp(options: {
+    db: unknown;
+    requireToken: boolean;
+    localTokenFile: null;
+    webHandler: WebHandler;
+    model: unknown;
+  }): Promise<App>;
+}
+
+/** The real server on a random port over a fresh SQLite database, serving the built web app on its origin. */
+export interface WebServer {
+  app: App;
+  /** The page origin, e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** A Node-side API client acting as the same local user (changes "from another place"). */
+  api: ThinkingMapClient;
+  /** The database, for placing what only agents can write (divergent levels). */
+  db: Awaited<ReturnType<Awaited<ReturnType<typeof createTestDatabase>>['open']>>;
+  close(): Promise<void>;
+}
+
+/** Starts a server the way `pnpm start` does (local user, no token file), with the scripted model. */
+export async function startWebServer(): Promise<WebServer> {
+  const testDb = await createTestDatabase('sqlite');
+  const db = await testDb.open();
+  const { handler } = (await import(pathToFileURL(join(buildDir, 'handler.js')).href)) as { handler: WebHandler };
+  const serverEntry = '@thinkingmap/server';
+  const { buildApp } = (await import(/* @vite-ignore */ serverEntry)) as ServerModule;
+  const scripted = await startScriptedModel();
+  const app = await buildApp({
+    db,
+    requireToken: false,
+    localTokenFile: null,
+    webHandler: handler,
+    model: scripted.model,
+  });
+  const origin = await app.start(0);
+  const api = createThinkingMapClient({ url: `${origin}/graphql`, webSocketImpl: WebSocket });
+  return {
+    app,
+    origin,
+    api,
+    db,
+    async close() {
+      await api.close();
+      await app.stop();
+      await scripted.close();
+      await db.close();
+      await testDb.drop();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { createRequire } from 'node:module';
+import { sveltekit } from '@sveltejs/kit/vite';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  plugins: [sveltekit()],
+  server: {
+    // `vite dev` talks to a server started with `pnpm start` (port 4000), subscriptions included.
+    proxy: { '/graphql': { target: 'http://127.0.0.1:4000', ws: true, changeOrigin: true } },
+  },
+  resolve: process.env.VITEST
+    ? {
+        // Components mount in jsdom with Svelte's browser build; graphql resolves to one copy (see apps/server).
+        conditions: ['browser'],
+        alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+      }
+    : undefined,
+  test: {
+    include: ['src/**/*.test.ts'],
+    environment: 'jsdom',
+  },
+});

@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The V8 flags the product starts with (apps/server `start`): a larger young generation keeps the short-lived
+ * objects of large responses out of the old generation, whose collections made the latency tail.
+ */
+export const SERVER_FLAGS = ['--max-semi-space-size=64'];
+
+/** A benchmark server running in its own process, so the load generator does not share its event loop. */
+export interface ChildServer {
+  url: string;
+  peakRssMb(): Promise<number>;
+  /** Server-side p50, p99 and max (ms) of the requests since the last call. */
+  serverTimes(): Promise<{ p50: number; p99: number; max: number }>;
+  stop(): Promise<void>;
+}
+
+/** Starts `serve.ts` in a child process and waits for it to listen. */
+export function startChildServer(mode: 'graphql' | 'plain', databaseUrl: string): Promise<ChildServer> {
+  const script = fileURLToPath(new URL('./serve.ts', import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_FLAGS, '--import', 'tsx', script, mode, databaseUrl], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const waiters: ((line: string) => void)[] = [];
+  lines.on('line', (line) => waiters.shift()?.(line));
+  const nextLine = (prefix: string) =>
+    new Promise<string>((resolve) => {
+      const wait = (line: string) =>
+        line.startsWith(prefix) ? resolve(line.slice(prefix.length).trim()) : waiters.unshift(wait);
+      waiters.push(wait);
+    });
+  return nextLine('READY').then((url) => ({
+    url,
+    async serverTimes() {
+      const answer = nextLine('SERVER_TIMES');
+      child.kill('SIGUSR1');
+      const [p50, p99, max] = (await answer).split(' ').map(Number);
+      return { p50: p50 ?? 0, p99: p99 ?? 0, max: max ?? 0 };
+    },
+    async peakRssMb() {
+      const answer = nextLine('PEAK_RSS');
+      child.kill('SIGUSR2');
+      return Number(await answer);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  }));
+}

@@ -1,0 +1,66 @@
+// A server process for the benchmarks: `graphql` (the real API) or `plain` (node:http doing the same read).
+// Prints `READY <url>` when listening; reports its peak RSS on stdout when asked (SIGUSR2).
+
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { openDatabase } from '@thinkingmap/db';
+import { buildApp } from '@thinkingmap/server';
+
+const [mode, databaseUrl] = process.argv.slice(2);
+if (!databaseUrl || (mode !== 'graphql' && mode !== 'plain'))
+  throw new Error('usage: serve.ts graphql|plain DATABASE_URL');
+
+function peakRssMb(): number {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
+const serverTimes: number[] = [];
+process.on('SIGUSR2', () => console.log(`PEAK_RSS ${peakRssMb().toFixed(1)}`));
+process.on('SIGUSR1', () => {
+  const sorted = serverTimes.splice(0).sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+  console.log(`SERVER_TIMES ${at(0.5).toFixed(2)} ${at(0.99).toFixed(2)} ${(sorted.at(-1) ?? 0).toFixed(2)}`);
+});
+
+const db = await openDatabase({ url: databaseUrl });
+let url: string;
+if (mode === 'graphql') {
+  const app = await buildApp({ db, requireToken: true, localTokenFile: null });
+  url = await app.start(0);
+  // Server-side time of each request, from its arrival to its response's last byte handed to the kernel:
+  // it tells the server's share of a latency from the load generator's (both share two cores).
+  app.server.prependListener('request', (_req, res) => {
+    const t0 = performance.now();
+    res.on('finish', () => serverTimes.push(performance.now() - t0));
+  });
+} else {
+  const server = createServer(async (req, res) => {
+    const t0 = performance.now();
+    res.on('finish', () => serverTimes.push(performance.now() - t0));
+    const mapId = new URL(req.url ?? '/', 'http://x').searchParams.get('mapId') ?? '';
+    const map = await db.prisma.map.findUnique({
+      where: { id: mapId },
+      select: {
+        nodes: {
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          select: {
+            id: true,
+            question: true,
+            goal: true,
+            status: true,
+            parentId: true,
+            dependencies: { select: { dependsOnId: true } },
+          },
+        },
+      },
+    });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: { map } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+console.log(`READY ${url}`);

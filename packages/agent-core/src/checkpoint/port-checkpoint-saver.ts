@@ -1,0 +1,144 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointListOptions,
+  type CheckpointMetadata,
+  type CheckpointPendingWrite,
+  type CheckpointTuple,
+  compareWritesSortKeys,
+  copyCheckpoint,
+  getCheckpointId,
+  type PendingWrite,
+  type SerializerProtocol,
+  WRITES_IDX_MAP,
+  writesSortKey,
+} from '@langchain/langgraph-checkpoint';
+import type { CheckpointRow, CheckpointStorePort, SerializedValue } from './checkpoint-store-port.ts';
+
+const text = new TextDecoder();
+const bytes = new TextEncoder();
+
+/**
+ * A LangGraph checkpointer over a {@link CheckpointStorePort}, so paused runs live in the product's
+ * database and survive restarts: a new saver over the same rows resumes where the old one stopped.
+ */
+export class PortCheckpointSaver extends BaseCheckpointSaver {
+  constructor(
+    private readonly rows: CheckpointStorePort,
+    serde?: SerializerProtocol,
+  ) {
+    super(serde);
+  }
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    if (threadId === undefined) return undefined;
+    const namespace = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const row = await this.rows.getCheckpoint(threadId, namespace, getCheckpointId(config) || undefined);
+    return row ? this.toTuple(row) : undefined;
+  }
+
+  async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const { before, filter } = options;
+    let { limit } = options;
+    const rows = await this.rows.listCheckpoints({
+      threadId: config.configurable?.thread_id as string | undefined,
+      namespace: config.configurable?.checkpoint_ns as string | undefined,
+      beforeCheckpointId: before?.configurable?.checkpoint_id as string | undefined,
+      limit: filter ? undefined : limit,
+    });
+    const wanted = config.configurable?.checkpoint_id as string | undefined;
+    for (const row of rows) {
+      if (wanted && row.checkpointId !== wanted) continue;
+      const tuple = await this.toTuple(row);
+      if (
+        filter &&
+        !Object.entries(filter).every(
+          ([key, value]) => (tuple.metadata as Record<string, unknown> | undefined)?.[key] === value,
+        )
+      )
+        continue;
+      if (limit !== undefined && limit-- <= 0) break;
+      yield tuple;
+    }
+  }
+
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    _newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    if (threadId === undefined) throw new Error('PortCheckpointSaver.put needs configurable.thread_id');
+    const namespace = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    await this.rows.putCheckpoint({
+      threadId,
+      namespace,
+      checkpointId: checkpoint.id,
+      parentCheckpointId: (config.configurable?.checkpoint_id as string | undefined) ?? null,
+      checkpoint: await this.dump(copyCheckpoint(checkpoint)),
+      metadata: await this.dump(metadata),
+    });
+    return { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id } };
+  }
+
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+    if (threadId === undefined || checkpointId === undefined)
+      throw new Error('PortCheckpointSaver.putWrites needs thread_id and checkpoint_id');
+    const namespace = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const rows = await Promise.all(
+      writes.map(async ([channel, value], idx) => ({
+        threadId,
+        namespace,
+        checkpointId,
+        taskId,
+        taskPath: taskPath ?? '',
+        idx: WRITES_IDX_MAP[channel] ?? idx,
+        channel,
+        value: await this.dump(value),
+      })),
+    );
+    await this.rows.putWrites(rows);
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    await this.rows.deleteThread(threadId);
+  }
+
+  private async toTuple(row: CheckpointRow): Promise<CheckpointTuple> {
+    const writes = await this.rows.listWrites(row.threadId, row.namespace, row.checkpointId);
+    writes.sort((a, b) =>
+      compareWritesSortKeys(writesSortKey(a.taskPath, a.taskId, a.idx), writesSortKey(b.taskPath, b.taskId, b.idx)),
+    );
+    const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
+      writes.map(async (w) => [w.taskId, w.channel, await this.load(w.value)] as CheckpointPendingWrite),
+    );
+    const configurable = { thread_id: row.threadId, checkpoint_ns: row.namespace };
+    return {
+      config: { configurable: { ...configurable, checkpoint_id: row.checkpointId } },
+      checkpoint: (await this.load(row.checkpoint)) as Checkpoint,
+      metadata: (await this.load(row.metadata)) as CheckpointMetadata,
+      pendingWrites,
+      ...(row.parentCheckpointId
+        ? { parentConfig: { configurable: { ...configurable, checkpoint_id: row.parentCheckpointId } } }
+        : {}),
+    };
+  }
+
+  private async dump(value: unknown): Promise<SerializedValue> {
+    const [type, data] = await this.serde.dumpsTyped(value);
+    return { type, data: type === 'bytes' ? Buffer.from(data).toString('base64') : text.decode(data) };
+  }
+
+  private async load(value: SerializedValue): Promise<unknown> {
+    return this.serde.loadsTyped(
+      value.type,
+      value.type === 'bytes' ? new Uint8Array(Buffer.from(value.data, 'base64')) : bytes.encode(value.data),
+    );
+  }
+}

@@ -1,0 +1,23 @@
+import type { MessageRecord } from '../domain/records.ts';
+
+/**
+ * Walks a thread back from `messageId` through `parentId` links and returns it oldest first. Stops at a
+ * missing parent (deleted or outside `messages`) and at a loop, so bad data cannot hang it.
+ */
+export function threadOf(messages: readonly MessageRecord[], messageId: string): MessageRecord[] {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const thread: MessageRecord[] = [];
+  const seen = new Set<string>();
+  let current = byId.get(messageId);
+  while (current && !seen.has(current.id)) {
+    seen.add(current.id);
+    thread.push(current);
+    current = current.parentId ? byId.get(current.parentId) : undefined;
+  }
+  return thread.reverse();
+}
+
+/** The id to use as `parentId` for the next message: the last message of the conversation, or null. */
+export function replyParentId(messages: readonly MessageRecord[]): string | null {
+  return messages.at(-1)?.id ?? null;
+}

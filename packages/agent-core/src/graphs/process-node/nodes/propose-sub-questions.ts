@@ -1,0 +1,46 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { proposeSubQuestionsMessages } from '../../../prompts/propose-sub-questions.ts';
+import { SubQuestionProposalSchema } from '../../../schemas/sub-question-proposal.ts';
+import type { AgentDeps } from '../../shared/agent-deps.ts';
+import { writeKey } from '../../shared/run-config.ts';
+import { offlineHintOf } from '../offline-hint.ts';
+import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
+
+/**
+ * Proposes sub-questions with goals and sibling dependencies, posts the proposal in the node's decompose
+ * conversation and marks the node WAITING. No node is created here: the person reviews first.
+ */
+export function proposeSubQuestions(deps: AgentDeps) {
+  return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
+    const strategy = state.strategyOverride ?? state.strategy?.strategy ?? 'PARALLEL';
+    const result = await deps.model.structured({
+      agent: 'decompose',
+      schema: SubQuestionProposalSchema,
+      schemaName: 'sub_question_proposal',
+      messages: proposeSubQuestionsMessages(
+        state.language,
+        state.contextText,
+        strategy,
+        state.proposalFeedback,
+        state.knowledgeText,
+      ),
+      offlineHint: offlineHintOf(state, state.proposalFeedback),
+      signal: config.signal,
+    });
+    const round = state.proposalRound + 1;
+    const lines = result.value.subQuestions.map(
+      (q) => `${q.key}. ${q.question}${q.dependsOn.length ? ` (← ${q.dependsOn.join(', ')})` : ''}`,
+    );
+    await deps.store.postMessage({
+      nodeId: state.nodeId,
+      conversation: 'DECOMPOSE',
+      role: 'ASSISTANT',
+      kind: 'TEXT',
+      content: `${result.value.rationale}\n${lines.join('\n')}`,
+      metadata: { proposal: result.value, strategy, round },
+      idempotencyKey: writeKey(config, 'proposeSubQuestions', round),
+    });
+    await deps.store.setNodeStatus(state.nodeId, 'WAITING');
+    return { proposal: result.value, proposalRound: round, proposalFeedback: null };
+  };
+}

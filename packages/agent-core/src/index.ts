@@ -1,0 +1,89 @@
+// Errors
+
+export type {
+  CheckpointQuery,
+  CheckpointRow,
+  CheckpointStorePort,
+  CheckpointWriteRow,
+  SerializedValue,
+} from './checkpoint/checkpoint-store-port.ts';
+export { PortCheckpointSaver } from './checkpoint/port-checkpoint-saver.ts';
+// Engineering parts
+export { buildNodeContext, collectNodeContext } from './context/collect-node-context.ts';
+export { CONTEXT_LIMITS } from './context/context-limits.ts';
+export { formatNodeContext } from './context/format-node-context.ts';
+export type { ConversationSummary, NodeContext, RelatedNode } from './context/node-context.ts';
+export { replyParentId, threadOf } from './conversation/conversation-thread.ts';
+export { summarizeConversation } from './conversation/summarize-conversation.ts';
+export { checkDependencies } from './dependencies/check-dependencies.ts';
+export { nextBottomUpNode } from './dependencies/next-bottom-up-node.ts';
+export { type ProposalDependencies, planProposalDependencies } from './dependencies/plan-proposal-dependencies.ts';
+// Domain
+export * from './domain/enums.ts';
+export type * from './domain/records.ts';
+export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from './errors/agent-error.ts';
+export { createProcessNodeGraph } from './graphs/process-node/graph.ts';
+export { PROCESS_NODE_GRAPH } from './graphs/process-node/process-node-graph-name.ts';
+export * from './graphs/process-node/replies.ts';
+export type { ProcessNodeStateType } from './graphs/process-node/state.ts';
+// Graphs
+export type { AgentDeps } from './graphs/shared/agent-deps.ts';
+export { EXPIRED_REPLY } from './graphs/shared/ask-person.ts';
+export { createUnderstandProblemGraph, UNDERSTAND_PROBLEM_GRAPH } from './graphs/understand-problem/graph.ts';
+export {
+  type ConfirmUnderstandingReply,
+  ConfirmUnderstandingReplySchema,
+  type UnderstandProblemStateType,
+} from './graphs/understand-problem/state.ts';
+// Knowledge retrieval over MCP
+export * from './knowledge/index.ts';
+export { detectLanguage } from './language/detect-language.ts';
+// Models
+export { createModelFromEnv } from './model/create-model.ts';
+export { MeteredModel, type MeterOptions } from './model/metered-model.ts';
+export { modelConfigFromEnv, type OpenAiModelConfig } from './model/model-config.ts';
+export { OFFLINE_LABEL } from './model/offline-answers.ts';
+export { OfflineModel } from './model/offline-model.ts';
+export { OpenAiModel } from './model/openai-model.ts';
+// Ports
+export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
+export { SILENT_EVENTS } from './ports/event-port.ts';
+export type {
+  KnowledgePort,
+  KnowledgeResult,
+  KnowledgeSearchAnswer,
+  KnowledgeSearchOptions,
+  KnowledgeSource,
+  KnowledgeTool,
+  KnowledgeToolAnswer,
+} from './ports/knowledge-port.ts';
+export type {
+  AgentName,
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ModelPort,
+  ModelUsage,
+  OfflineHint,
+  StructuredRequest,
+  StructuredResult,
+} from './ports/model-port.ts';
+export type {
+  ConversationTail,
+  CreateNodeInput,
+  Idempotent,
+  MapUnderstanding,
+  NodeNeighbourhood,
+  PostMessageInput,
+  StorePort,
+} from './ports/store-port.ts';
+// Runs and checkpoints
+export { type DriveRunOptions, driveRun, type InvokableGraph, type RunOutcome, resumeWith } from './runs/drive-run.ts';
+// Schemas of agent outputs
+export * from './schemas/clarify-question.ts';
+export * from './schemas/conclusion-draft.ts';
+export * from './schemas/intent-decision.ts';
+export * from './schemas/strategy-decision.ts';
+export * from './schemas/sub-question-proposal.ts';
+export * from './schemas/tool-choice.ts';
+export * from './schemas/understanding.ts';

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { isAgentError } from '../errors/agent-error.ts';
+import type { McpClientManager } from './mcp-client-manager.ts';
+import { McpKnowledgePort } from './mcp-knowledge-port.ts';
+import type { ToolCallOutcome } from './tool-call-outcome.ts';
+
+const tool = (name: string, description?: string) => ({ name, description, inputSchema: { type: 'object' as const } });
+
+/** A manager stub with the given tools, answering every call with `outcome`. */
+function stubManager(outcome: (server: string, tool: string) => ToolCallOutcome) {
+  const calls: unknown[] = [];
+  const manager = {
+    tools: () => [
+      { server: 'knowledge', tool: tool('knowledge_search') },
+      { server: 'knowledge', tool: tool('domain_knowledge') },
+      { server: 'web', tool: tool('fetch_page', 'Fetches a web page') },
+    ],
+    callTool: async (server: string, name: string, args: Record<string, unknown>) => {
+      calls.push([server, name, args]);
+      return outcome(server, name);
+    },
+  };
+  return { manager: manager as unknown as McpClientManager, calls };
+}
+
+describe('McpKnowledgePort tools', () => {
+  it('should list every tool but knowledge_search (which agents call by themselves), named by server', async () => {
+    const { manager } = stubManager(() => {
+      throw new Error('not called');
+    });
+    expect((await new McpKnowledgePort(manager).listTools()).map((t) => t.id)).toEqual([
+      'knowledge/domain_knowledge',
+      'web/fetch_page',
+    ]);
+  });
+
+  it('should call the tool on its server and answer its text with the tool as source', async () => {
+    const { manager, calls } = stubManager((server, name) => ({
+      ok: true,
+      server,
+      tool: name,
+      result: { content: [{ type: 'text', text: 'Footfall: 2,000 a day.' }] },
+    }));
+    const answer = await new McpKnowledgePort(manager).callTool('web/fetch_page', { url: 'https://x.example' });
+    expect(calls).toEqual([['web', 'fetch_page', { url: 'https://x.example' }]]);
+    expect(answer).toEqual({
+      content: 'Footfall: 2,000 a day.',
+      sources: [{ title: 'web/fetch_page', server: 'web' }],
+    });
+  });
+
+  it('should throw KNOWLEDGE_UNAVAILABLE with the notice when the tool gave nothing, and tell onNotice', async () => {
+    const notice = { server: 'web', tool: 'fetch_page', kind: 'timeout' as const, message: 'web timed out' };
+    const { manager } = stubManager((server, name) => ({ ok: false, server, tool: name, notice }));
+    const told: unknown[] = [];
+    const port = new McpKnowledgePort(manager, { onNotice: (n) => told.push(n) });
+    const error = await port.callTool('web/fetch_page', {}).catch((e: unknown) => e);
+    expect(isAgentError(error, 'KNOWLEDGE_UNAVAILABLE')).toBe(true);
+    expect((error as Error).message).toBe('web timed out');
+    expect(told).toEqual([notice]);
+  });
+});

@@ -1,0 +1,122 @@
+import { AgentError } from '../errors/agent-error.ts';
+import type {
+  KnowledgePort,
+  KnowledgeSearchOptions,
+  KnowledgeTool,
+  KnowledgeToolAnswer,
+} from '../ports/knowledge-port.ts';
+import type { KnowledgeNotice } from './knowledge-notice.ts';
+import type { McpClientManager } from './mcp-client-manager.ts';
+import { type McpKnowledgeResult, type McpKnowledgeSource, parseSearchResults } from './parse-search-results.ts';
+import { resultText } from './tool-call-outcome.ts';
+
+/** The tool every knowledge server is asked: `knowledge_search(query, context?, max_results)`. */
+export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
+/** The tool for `domain_knowledge(domain, topic?)`. */
+export const DOMAIN_KNOWLEDGE_TOOL = 'domain_knowledge';
+
+/** The tools every agent already calls by name, so they are not offered again as extra tools. */
+/** Called by every agent by itself; the model chooses among the rest (domain_knowledge included). */
+const SEARCH_TOOLS = new Set([KNOWLEDGE_SEARCH_TOOL]);
+
+/** What a search found and what went wrong on the way. */
+export interface KnowledgeAnswer {
+  /** Best first, at most the asked number, from every server that answered. */
+  results: McpKnowledgeResult[];
+  /** One per server that was down, slow or failed; empty when all answered. */
+  notices: KnowledgeNotice[];
+}
+
+/** Options of an {@link McpKnowledgePort}. */
+export interface McpKnowledgePortOptions {
+  /** Shown in notices; defaults to "MCP knowledge". */
+  name?: string;
+  /** Told about every notice of {@link McpKnowledgePort.search}, which the port contract gives no room for. */
+  onNotice?: (notice: KnowledgeNotice) => void;
+}
+
+function merge(answers: McpKnowledgeResult[][], maxResults: number): McpKnowledgeResult[] {
+  // Scores from different servers are not comparable beyond their order: interleave by rank, then score.
+  const ranked = answers.flatMap((results) => results.map((result, rank) => ({ result, rank })));
+  ranked.sort((a, b) => a.rank - b.rank || (b.result.score ?? 0) - (a.result.score ?? 0));
+  return ranked.slice(0, maxResults).map(({ result }) => result);
+}
+
+/**
+ * A {@link KnowledgePort} over every configured MCP server that offers `knowledge_search`. Servers are asked
+ * in parallel; a server that is down, slow or failing only adds a notice. {@link search} throws
+ * `KNOWLEDGE_UNAVAILABLE` only when no server could answer at all, as the port contract asks;
+ * {@link searchWithNotices} never throws for a server's failure.
+ */
+export class McpKnowledgePort implements KnowledgePort {
+  readonly name: string;
+
+  constructor(
+    private readonly manager: McpClientManager,
+    private readonly options: McpKnowledgePortOptions = {},
+  ) {
+    this.name = options.name ?? 'MCP knowledge';
+  }
+
+  /** {@inheritDoc KnowledgePort.search} */
+  async search(query: string, options: KnowledgeSearchOptions = {}): Promise<McpKnowledgeResult[]> {
+    const answer = await this.searchWithNotices(query, options);
+    for (const notice of answer.notices) this.options.onNotice?.(notice);
+    if (answer.results.length === 0 && answer.notices.length > 0 && !answer.answered) {
+      const reasons = answer.notices.map((notice) => notice.message).join(' ');
+      throw new AgentError('KNOWLEDGE_UNAVAILABLE', `${this.name}: no knowledge server answered. ${reasons}`);
+    }
+    return answer.results;
+  }
+
+  /** Searches every knowledge server; results plus a notice per server that gave nothing. */
+  async searchWithNotices(
+    query: string,
+    options: KnowledgeSearchOptions = {},
+  ): Promise<KnowledgeAnswer & { answered: number }> {
+    const maxResults = options.maxResults ?? 5;
+    const args = { query, max_results: maxResults, ...(options.context ? { context: options.context } : {}) };
+    const { answers, notices } = await this.manager.callEverywhere(KNOWLEDGE_SEARCH_TOOL, args, options.signal);
+    const perServer = answers.map((a) => parseSearchResults(a.result, a.server, KNOWLEDGE_SEARCH_TOOL));
+    return { results: merge(perServer, maxResults), notices, answered: answers.length };
+  }
+
+  /** Asks every server offering `domain_knowledge` about `domain` (and `topic`); never throws for a server. */
+  async domainKnowledge(domain: string, topic?: string, signal?: AbortSignal): Promise<KnowledgeAnswer> {
+    const args = { domain, ...(topic ? { topic } : {}) };
+    const { answers, notices } = await this.manager.callEverywhere(DOMAIN_KNOWLEDGE_TOOL, args, signal);
+    const perServer = answers.map((a) => {
+      const passages = (a.result.structuredContent as { passages?: unknown } | undefined)?.passages;
+      const result = Array.isArray(passages) ? { ...a.result, structuredContent: { results: passages } } : a.result;
+      return parseSearchResults(result, a.server, DOMAIN_KNOWLEDGE_TOOL);
+    });
+    return { results: merge(perServer, 10), notices };
+  }
+
+  /** Every other tool of the servers reached so far, as `server/tool`, for the model to choose from. */
+  async listTools(): Promise<KnowledgeTool[]> {
+    return this.manager
+      .tools()
+      .filter(({ tool }) => !SEARCH_TOOLS.has(tool.name))
+      .map(({ server, tool }) => ({
+        id: `${server}/${tool.name}`,
+        description: tool.description ?? tool.title ?? tool.name,
+        inputSchema: tool.inputSchema as Record<string, unknown>,
+      }));
+  }
+
+  /** Calls the tool `server/tool`; throws `KNOWLEDGE_UNAVAILABLE` with the server's notice when it failed. */
+  async callTool(id: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<KnowledgeToolAnswer> {
+    const slash = id.indexOf('/');
+    const [server, tool] = slash > 0 ? [id.slice(0, slash), id.slice(slash + 1)] : ['', id];
+    const outcome = await this.manager.callTool(server, tool, args, signal);
+    if (!outcome.ok) {
+      this.options.onNotice?.(outcome.notice);
+      throw new AgentError('KNOWLEDGE_UNAVAILABLE', outcome.notice.message);
+    }
+    const structured = outcome.result.structuredContent;
+    const content = resultText(outcome.result) || (structured ? JSON.stringify(structured) : '');
+    const source: McpKnowledgeSource = { title: id, server };
+    return { content, sources: [source] };
+  }
+}

@@ -1,0 +1,134 @@
+import type { AgentName, OfflineHint } from '../ports/model-port.ts';
+import type { ClarifyQuestion } from '../schemas/clarify-question.ts';
+import type { ConclusionDraft } from '../schemas/conclusion-draft.ts';
+import type { IntentDecision } from '../schemas/intent-decision.ts';
+import type { StrategyDecision } from '../schemas/strategy-decision.ts';
+import type { SubQuestionProposal } from '../schemas/sub-question-proposal.ts';
+import type { ToolChoice } from '../schemas/tool-choice.ts';
+import type { Understanding } from '../schemas/understanding.ts';
+
+/** The label every offline answer starts with, so nobody mistakes it for a model's thinking. */
+export const OFFLINE_LABEL = { zh: '【离线模型】', en: '[offline model] ' } as const;
+
+const short = (text: string, max = 40) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+function understand(h: OfflineHint): Understanding {
+  const zh = h.language === 'zh';
+  const problem = h.reply ? `${h.question}${zh ? `（补充：${h.reply}）` : ` (noted: ${h.reply})`}` : h.question;
+  return {
+    title: short(h.question),
+    problem,
+    goal: zh
+      ? `为「${short(h.question)}」找到一个有依据、可执行的答案`
+      : `Reach a well-founded, actionable answer to "${short(h.question)}"`,
+    constraints: [],
+  };
+}
+
+function intent(h: OfflineHint): IntentDecision {
+  const zh = h.language === 'zh';
+  const children = h.childCount ?? 0;
+  if (children > 0 && (h.concludedChildCount ?? 0) === children)
+    return {
+      intent: 'CONCLUDE',
+      reason: zh ? '所有子问题都已有结论' : 'every sub-question is concluded',
+      confidence: 0.9,
+    };
+  if ((h.depth ?? 0) === 0 && children === 0)
+    return { intent: 'DECOMPOSE', reason: zh ? '根问题需要先拆解' : 'a root question is split first', confidence: 0.8 };
+  return {
+    intent: 'CONCLUDE',
+    reason: zh ? '这个问题足够具体，可以直接得出结论' : 'the question is specific enough to conclude',
+    confidence: 0.6,
+  };
+}
+
+function strategy(h: OfflineHint): StrategyDecision {
+  const zh = h.language === 'zh';
+  const stepwise = /how|如何|怎么|步骤|steps?/i.test(h.question);
+  return {
+    strategy: stepwise ? 'SEQUENTIAL' : 'PARALLEL',
+    factors: [
+      {
+        factor: zh ? '子任务关系' : 'sub-task relation',
+        assessment: stepwise
+          ? zh
+            ? '步骤有先后'
+            : 'steps build on each other'
+          : zh
+            ? '方面彼此独立'
+            : 'aspects are independent',
+      },
+    ],
+    reason: zh ? '离线模型按问题措辞选择策略' : 'the offline model picks the strategy from the wording',
+  };
+}
+
+function decompose(h: OfflineHint): SubQuestionProposal {
+  const q = short(h.question, 60);
+  const zh = h.language === 'zh';
+  const items = zh
+    ? [
+        ['现状', `「${q}」的现状和已知事实是什么？`],
+        ['方案', `「${q}」有哪些可选方案？`],
+        ['选择', `哪个方案最能实现目标？`],
+      ]
+    : [
+        ['facts', `What are the facts and current situation of "${q}"?`],
+        ['options', `What options exist for "${q}"?`],
+        ['choice', 'Which option best meets the goal?'],
+      ];
+  return {
+    subQuestions: items.map(([key, question], i) => ({
+      key: `q${i + 1}`,
+      question: question!,
+      goal: zh ? `弄清${key}` : `Establish the ${key}`,
+      dependsOn: i === 2 ? ['q1', 'q2'] : [],
+    })),
+    rationale: zh ? '先弄清事实和方案，再做选择' : 'facts and options first, then the choice',
+  };
+}
+
+function conclude(h: OfflineHint): ConclusionDraft {
+  const zh = h.language === 'zh';
+  const base = zh
+    ? `${OFFLINE_LABEL.zh}关于「${short(h.question, 60)}」：离线模型无法真正思考，这是结构完整的占位结论。`
+    : `${OFFLINE_LABEL.en}On "${short(h.question, 60)}": the offline model cannot think; this is a structurally complete placeholder.`;
+  const feedback = h.reply ? (zh ? ` 已考虑反馈：${h.reply}` : ` Feedback considered: ${h.reply}`) : '';
+  return { kind: 'ANALYTICAL', conclusion: base + feedback, keyPoints: [short(h.question, 60)], confidence: 0.1 };
+}
+
+function clarify(h: OfflineHint): ClarifyQuestion {
+  return h.language === 'zh'
+    ? { question: `关于「${short(h.question)}」，对你来说最重要的是什么？`, why: '这决定了结论的侧重点' }
+    : {
+        question: `What matters most to you about "${short(h.question)}"?`,
+        why: 'it decides what the conclusion weighs most',
+      };
+}
+
+const ANSWERS: Record<AgentName, (hint: OfflineHint) => unknown> = {
+  understand,
+  intent,
+  strategy,
+  decompose,
+  conclude,
+  clarify,
+  explore: (h) => ({ query: h.question }),
+};
+
+/** Answers for schemas an agent asks besides its main one, by schema name. */
+const BY_SCHEMA: Record<string, (hint: OfflineHint) => unknown> = {
+  // The offline model cannot judge a tool's use, so it calls none.
+  tool_choice: (h): ToolChoice => ({
+    tool: null,
+    arguments: {},
+    why: h.language === 'zh' ? '离线模型不选择工具' : 'the offline model chooses no tool',
+  }),
+};
+
+/** The deterministic structured answer of the offline model for an agent (and the schema it asks for). */
+export function offlineAnswer(agent: AgentName, hint: OfflineHint, schemaName?: string): unknown {
+  const bySchema = schemaName ? BY_SCHEMA[schemaName] : undefined;
+  return bySchema ? bySchema(hint) : ANSWERS[agent](hint);
+}

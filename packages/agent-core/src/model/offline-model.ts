@@ -1,0 +1,47 @@
+import { AgentError } from '../errors/agent-error.ts';
+import type {
+  ChatRequest,
+  ChatResult,
+  ModelPort,
+  OfflineHint,
+  StructuredRequest,
+  StructuredResult,
+} from '../ports/model-port.ts';
+import { OFFLINE_LABEL, offlineAnswer } from './offline-answers.ts';
+
+const ZERO = { promptTokens: 0, completionTokens: 0 };
+
+function hintOf(request: ChatRequest): OfflineHint {
+  const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
+  return request.offlineHint ?? { language: 'en', question: lastUser?.content.slice(0, 200) ?? '' };
+}
+
+/**
+ * A {@link ModelPort} that needs no model: deterministic, schema-valid answers for every agent built from
+ * the request's `offlineHint`, labelled as offline. It makes every flow work with no key and spends no tokens.
+ */
+export class OfflineModel implements ModelPort {
+  readonly offline = true;
+  readonly label = 'offline model (no OPENAI_API_KEY / OPENAI_BASE_URL configured)';
+
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    const hint = hintOf(request);
+    const text = `${OFFLINE_LABEL[hint.language]}${hint.question}`;
+    for (const piece of text.match(/.{1,8}/gsu) ?? []) request.onToken?.(piece);
+    return { text, usage: ZERO, model: 'offline' };
+  }
+
+  async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
+    const answer = offlineAnswer(request.agent, hintOf(request), request.schemaName);
+    const parsed = request.schema.safeParse(answer);
+    const raw = JSON.stringify(answer);
+    if (!parsed.success)
+      throw new AgentError(
+        'MODEL_UNPARSEABLE',
+        `the offline model has no valid ${request.schemaName} answer for agent ${request.agent}`,
+        { raw },
+      );
+    request.onToken?.(raw);
+    return { text: raw, value: parsed.data, usage: ZERO, model: 'offline', repaired: false };
+  }
+}

@@ -1,0 +1,51 @@
+import type { AgentErrorCode } from '../errors/agent-error.ts';
+import type { ModelUsage } from './model-port.ts';
+
+/** Which run an event belongs to. */
+export interface RunRef {
+  runId: string;
+  /** The graph running: `understand-problem`, `process-node`. */
+  graph: string;
+  /** The thinking-map node the run works on, when it has one. */
+  nodeId?: string;
+}
+
+/** A question the run waits on. `requestId` is what the person's reply must quote. */
+export interface AgentQuestion {
+  requestId: string;
+  /** `confirm-understanding`, `review-decomposition`, `review-conclusion`, `clarify`, `override-intent`. */
+  kind: string;
+  question: string;
+  /** Why the agent asks, and what it has so far (proposal, draft), for the UI to render. */
+  context: Record<string, unknown>;
+}
+
+/**
+ * What agents tell the outside world while they run. The server turns each call into a persisted,
+ * sequenced map event (AgentStep, AgentQuestion, AgentTokens, RunFinished, RunFailed). Implementations
+ * must not throw; a failing listener must not fail a run.
+ */
+export interface EventPort {
+  /** A graph step started. */
+  stepEntered(run: RunRef, step: string): void;
+  /** A graph step ended; `outcome` is `interrupted` when it paused for the person. */
+  stepLeft(run: RunRef, step: string, outcome: 'done' | 'interrupted' | 'failed', durationMs: number): void;
+  /** The run paused with a question for the person. */
+  questionAsked(run: RunRef, question: AgentQuestion): void;
+  /** A piece of streamed model text for the message being written on a node. */
+  tokensStreamed(run: RunRef, text: string): void;
+  /** The run finished. */
+  runFinished(run: RunRef, output: unknown, usage: ModelUsage): void;
+  /** The run failed; `raw` keeps unparseable model output. */
+  runFailed(run: RunRef, failure: { code: AgentErrorCode | 'INTERNAL'; reason: string; raw?: string }): void;
+}
+
+/** An {@link EventPort} that drops everything. */
+export const SILENT_EVENTS: EventPort = {
+  stepEntered() {},
+  stepLeft() {},
+  questionAsked() {},
+  tokensStreamed() {},
+  runFinished() {},
+  runFailed() {},
+};

@@ -1,0 +1,178 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One scripted answer of the fake endpoint. */
+export type ScriptedReply =
+  /** Answers `content` (streamed in `chunkSize`-character pieces when the request streams). */
+  | {
+      content: string;
+      delayMs?: number;
+      chunkSize?: number;
+      /** When streaming: send this many characters, then go silent and never finish (a stalled stream). */
+      stallAfterChars?: number;
+      usage?: { promptTokens: number; completionTokens: number };
+    }
+  /** Answers an HTTP error (429, 500, 503, …) with an OpenAI-style error body. */
+  | { status: number; message?: string; retryAfterSeconds?: number; delayMs?: number }
+  /** Answers 200 with a body that is not JSON (or a broken SSE stream). */
+  | { garbage: string; delayMs?: number };
+
+/** A request the fake endpoint received. */
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: {
+    model?: string;
+    stream?: boolean;
+    messages?: { role: string; content: string }[];
+    response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
+    [key: string]: unknown;
+  };
+}
+
+/** Options of {@link startOpenAiServer}. */
+export interface OpenAiServerOptions {
+  /** Replies used in order, one per request. */
+  replies?: ScriptedReply[];
+  /** Answers when the queue is empty; without it an empty queue answers 500 "no scripted reply". */
+  respond?: (request: RecordedRequest) => ScriptedReply;
+}
+
+/** A running fake endpoint. */
+export interface OpenAiServer {
+  /** Base URL to give the `openai` SDK, ending in `/v1`. */
+  baseURL: string;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /** Appends replies to the queue. */
+  enqueue(...replies: ScriptedReply[]): void;
+  /** Stops the server and drops open connections. */
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function estimateTokens(request: RecordedRequest): number {
+  const text = (request.body.messages ?? []).map((m) => m.content).join(' ');
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+function chunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null): string {
+  const body = {
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+async function answer(request: RecordedRequest, reply: ScriptedReply, res: ServerResponse): Promise<void> {
+  if (reply.delayMs) await sleep(reply.delayMs);
+  if (res.destroyed) return;
+  if ('status' in reply) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
+    res.writeHead(reply.status, headers).end(
+      JSON.stringify({
+        error: { message: reply.message ?? `scripted ${reply.status}`, type: 'scripted', code: null },
+      }),
+    );
+    return;
+  }
+  if ('garbage' in reply) {
+    const streaming = request.body.stream === true;
+    res
+      .writeHead(200, { 'content-type': streaming ? 'text/event-stream' : 'application/json' })
+      .end(streaming ? `data: ${reply.garbage}\n\n` : reply.garbage);
+    return;
+  }
+  const model = request.body.model ?? 'scripted';
+  const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+  const usage = {
+    prompt_tokens: reply.usage?.promptTokens ?? estimateTokens(request),
+    completion_tokens: reply.usage?.completionTokens ?? Math.max(1, Math.ceil(reply.content.length / 4)),
+  };
+  const usageBody = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+  if (request.body.stream !== true) {
+    const body = {
+      id,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: reply.content, refusal: null },
+          finish_reason: 'stop',
+          logprobs: null,
+        },
+      ],
+      usage: usageBody,
+    };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(chunk(id, model, { role: 'assistant', content: '' }, null));
+  const size = reply.chunkSize ?? 8;
+  const until = reply.stallAfterChars ?? reply.content.length;
+  for (let at = 0; at < until; at += size)
+    res.write(chunk(id, model, { content: reply.content.slice(at, Math.min(at + size, until)) }, null));
+  if (reply.stallAfterChars !== undefined) return; // silent until the client gives up
+
+  res.write(chunk(id, model, {}, 'stop'));
+  const options = request.body.stream_options as { include_usage?: boolean } | undefined;
+  if (options?.include_usage)
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: usageBody })}\n\n`,
+    );
+  res.end('data: [DONE]\n\n');
+}
+
+/**
+ * Starts a real OpenAI-compatible HTTP server on 127.0.0.1 (a free port) that answers
+ * `POST /v1/chat/completions`, streaming (SSE) and not, with scripted replies, errors, delays and garbage.
+ * Tests point the real `openai` SDK at `baseURL`, so the HTTP, streaming and parsing paths run for real.
+ */
+export async function startOpenAiServer(options: OpenAiServerOptions = {}): Promise<OpenAiServer> {
+  const queue = [...(options.replies ?? [])];
+  const requests: RecordedRequest[] = [];
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
+        return;
+      }
+      let body: RecordedRequest['body'] = {};
+      try {
+        body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+      } catch {
+        res.writeHead(400).end('{"error":{"message":"request body is not JSON"}}');
+        return;
+      }
+      const request: RecordedRequest = { path, headers: req.headers, body };
+      requests.push(request);
+      const reply = queue.shift() ?? options.respond?.(request) ?? { status: 500, message: 'no scripted reply left' };
+      answer(request, reply, res).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    enqueue: (...replies) => queue.push(...replies),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

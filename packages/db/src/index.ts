@@ -1,0 +1,29 @@
+export type {
+  AgentQuestion,
+  AgentRun,
+  ApiToken,
+  Checkpoint,
+  CheckpointWrite,
+  CommandReceipt,
+  ContextItem,
+  Conversation,
+  Dependency,
+  Event,
+  Map,
+  Message,
+  Node,
+  Prisma,
+  User,
+} from '../generated/sqlite/client.ts';
+export * from '../generated/sqlite/enums.ts';
+export { type Database, type Db, type OpenDatabaseOptions, openDatabase, type Tx } from './database.ts';
+export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
+export { repoDir } from './paths.ts';
+export {
+  createTestDatabase,
+  postgresReachable,
+  postgresTestUrl,
+  type TestDatabase,
+  testProviders,
+} from './test-database.ts';
+export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';

@@ -1,0 +1,12 @@
+export { chunkDocument, MAX_PASSAGE_CHARS } from './chunk-document.ts';
+export { createKnowledgeServer, KNOWLEDGE_SERVER_NAME } from './create-knowledge-server.ts';
+export { defaultKnowledgeFolder } from './default-folder.ts';
+export { type DomainDocument, type DomainKnowledge, domainKnowledge } from './domain-knowledge.ts';
+export { DOMAIN_KNOWLEDGE_TOOL } from './domain-knowledge-tool.ts';
+export { createKnowledgeHttpHandler } from './http-handler.ts';
+export { type IndexSearchOptions, KnowledgeIndex } from './knowledge-index.ts';
+export { KNOWLEDGE_SEARCH_TOOL } from './knowledge-search-tool.ts';
+export type { Passage } from './passage.ts';
+export type { SearchHit } from './search-hit.ts';
+export { type RunningHttpServer, type ServeHttpOptions, serveHttp } from './serve-http.ts';
+export { tokenize } from './tokenize.ts';
