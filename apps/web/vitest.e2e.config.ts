@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
+    // expect.poll waits 1 s by default: too short for a browser on a loaded 2-core CI machine.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
   },
 });
