@@ -164,6 +164,13 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
     ]) {
       expect(types.has(type), type).toBe(true);
     }
+    // Streamed text reads as the person will read it: the draft's words, never the model's raw JSON.
+    const rootTokens = events.events
+      .filter((e) => e.__typename === 'AgentTokens' && e.nodeId === root.id)
+      .map((e) => e.text)
+      .join('');
+    expect(rootTokens).toContain('开第二家店，选在大学城。');
+    expect(rootTokens).not.toMatch(/[{}]|"conclusion"/);
     const steps = events.events
       .filter((e) => e.__typename === 'AgentStep' && e.nodeId === root.id && e.phase === 'ENTERED')
       .map((e) => e.step);

@@ -8,6 +8,7 @@ import type {
   StructuredResult,
 } from '../ports/model-port.ts';
 import { OFFLINE_LABEL, offlineAnswer } from './offline-answers.ts';
+import { readableText } from './readable-stream.ts';
 
 const ZERO = { promptTokens: 0, completionTokens: 0 };
 
@@ -41,7 +42,10 @@ export class OfflineModel implements ModelPort {
         `the offline model has no valid ${request.schemaName} answer for agent ${request.agent}`,
         { raw },
       );
-    request.onToken?.(raw);
+    if (request.onToken && request.readable) {
+      const text = readableText(parsed.data, request.readable);
+      for (const piece of text.match(/.{1,8}/gsu) ?? []) request.onToken(piece);
+    }
     return { text: raw, value: parsed.data, usage: ZERO, model: 'offline', repaired: false };
   }
 }

@@ -82,6 +82,31 @@ describe('OpenAiModel', () => {
     expect(repairCall.at(-1)?.content).toContain('invalid');
   });
 
+  it('should stream the readable text of a structured answer, not its JSON, and a repair after a blank line', async () => {
+    const model = await modelAnswering([
+      { content: '{"reason":"too big to answer at once","intent":"MAYBE"}', chunkSize: 3 },
+      { content: '{"reason":"split it first","intent":"DECOMPOSE"}', chunkSize: 3 },
+    ]);
+    const pieces: string[] = [];
+    const result = await model.structured({
+      ...ask,
+      readable: { reason: (value) => (typeof value === 'string' ? value : '') },
+      onToken: (t) => pieces.push(t),
+    });
+    expect(result.value).toEqual({ intent: 'DECOMPOSE', reason: 'split it first' });
+    expect(pieces.length).toBeGreaterThan(4);
+    expect(pieces.join('')).toBe('too big to answer at once\n\nsplit it first');
+    expect(server.requests.map((r) => r.body.stream)).toEqual([true, true]);
+  });
+
+  it('should not stream a structured answer that has no readable fields', async () => {
+    const model = await modelAnswering([{ content: '{"intent":"CONCLUDE","reason":"small"}' }]);
+    const pieces: string[] = [];
+    await model.structured({ ...ask, onToken: (t) => pieces.push(t) });
+    expect(pieces).toEqual([]);
+    expect(server.requests[0]?.body.stream ?? false).toBe(false);
+  });
+
   it('should fail as MODEL_UNPARSEABLE keeping the raw text when the repair fails too', async () => {
     const model = await modelAnswering([{ content: 'not json at all' }, { content: '我不知道' }]);
     const error = await failureOf(model.structured(ask));

@@ -11,6 +11,7 @@ import type {
 } from '../ports/model-port.ts';
 import type { OpenAiModelConfig } from './model-config.ts';
 import { toModelError } from './model-errors.ts';
+import { readableAttempts } from './readable-attempts.ts';
 import { jsonInstruction, jsonSchemaOf, parseStructured, repairMessages } from './structured-output.ts';
 
 type ResponseFormat = OpenAI.Chat.Completions.ChatCompletionCreateParams['response_format'];
@@ -48,10 +49,15 @@ export class OpenAiModel implements ModelPort {
   async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
     const messages = [...request.messages, jsonInstruction(request.schema)];
     const format = this.responseFormat(request);
-    const first = await this.complete(request, messages, format);
+    const stream = readableAttempts(request);
+    const first = await this.complete(stream.attempt(), messages, format);
     const parsed = parseStructured(first.text, request.schema);
     if (parsed.ok) return { ...first, value: parsed.value, repaired: false };
-    const second = await this.complete(request, [...messages, ...repairMessages(first.text, parsed.error)], format);
+    const second = await this.complete(
+      stream.attempt(),
+      [...messages, ...repairMessages(first.text, parsed.error)],
+      format,
+    );
     const usage = addUsage(first.usage, second.usage);
     const repaired = parseStructured(second.text, request.schema);
     if (repaired.ok) return { ...second, usage, value: repaired.value, repaired: true };

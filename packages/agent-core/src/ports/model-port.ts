@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Language } from '../domain/enums.ts';
+import type { ReadableFields } from '../model/readable-stream.ts';
 
 /** The agents that call a model; used for per-agent model overrides and by the offline model. */
 export type AgentName = 'understand' | 'intent' | 'strategy' | 'decompose' | 'conclude' | 'clarify' | 'explore';
@@ -57,6 +58,11 @@ export interface StructuredRequest<T> extends ChatRequest {
   schema: z.ZodType<T>;
   /** A short identifier of the schema (`intent_decision`), sent as the JSON schema's name. */
   schemaName: string;
+  /**
+   * The fields a person reads while the answer is written. When set, `onToken` receives their text as it
+   * grows (a repair attempt starts after a blank line), never the raw JSON; when not set, nothing streams.
+   */
+  readable?: ReadableFields;
 }
 
 /** A parsed structured answer. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConclusionKindSchema } from '../domain/enums.ts';
+import { asBullets, asText, type ReadableFields } from '../model/readable-stream.ts';
 
 /** A drafted conclusion for a node, shown to the person for feedback before it is stored. */
 export const ConclusionDraftSchema = z.object({
@@ -10,3 +11,6 @@ export const ConclusionDraftSchema = z.object({
 });
 /** @see ConclusionDraftSchema */
 export type ConclusionDraft = z.infer<typeof ConclusionDraftSchema>;
+
+/** What a person reads while a conclusion is drafted: its text, then its key points. */
+export const CONCLUSION_DRAFT_READABLE: ReadableFields = { conclusion: asText, keyPoints: asBullets };

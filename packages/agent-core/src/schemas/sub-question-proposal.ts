@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asBullets, asText, type ReadableFields } from '../model/readable-stream.ts';
 
 /** One proposed sub-question. `key` names it inside the proposal so siblings can depend on it. */
 export const ProposedSubQuestionSchema = z.object({
@@ -18,3 +19,6 @@ export const SubQuestionProposalSchema = z.object({
 });
 /** @see SubQuestionProposalSchema */
 export type SubQuestionProposal = z.infer<typeof SubQuestionProposalSchema>;
+
+/** What a person reads while sub-questions are proposed: the rationale and one line per sub-question. */
+export const SUB_QUESTION_PROPOSAL_READABLE: ReadableFields = { rationale: asText, subQuestions: asBullets };

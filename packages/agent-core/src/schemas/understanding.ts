@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asBullets, asText, type ReadableFields } from '../model/readable-stream.ts';
 
 /** What problem understanding restates for the person to confirm or correct. */
 export const UnderstandingSchema = z.object({
@@ -13,3 +14,6 @@ export const UnderstandingSchema = z.object({
 });
 /** @see UnderstandingSchema */
 export type Understanding = z.infer<typeof UnderstandingSchema>;
+
+/** What a person reads while the problem is restated: the problem, the goal, one line per constraint. */
+export const UNDERSTANDING_READABLE: ReadableFields = { problem: asText, goal: asText, constraints: asBullets };

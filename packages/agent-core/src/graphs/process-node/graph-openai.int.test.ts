@@ -35,6 +35,7 @@ describe('node processing over HTTP', () => {
 
     expect(store.nodes.get(root.id)).toMatchObject({ conclusion: '结论：先做市场调研。', status: 'COMPLETED' });
     expect(events.tokens).toContain('先做市场调研');
+    expect(events.tokens).not.toMatch(/[{}]|"conclusion"/);
     expect(server.requests.map((r) => r.body.stream ?? false)).toEqual([false, true]);
     expect(server.requests[0]?.body.messages?.[0]?.content).toContain('意图识别');
   });

@@ -6,9 +6,9 @@ import { askConfirmation } from './nodes/ask-confirmation.ts';
 import { createRootNode } from './nodes/create-root-node.ts';
 import { restateProblem } from './nodes/restate-problem.ts';
 import { UnderstandProblemState, type UnderstandProblemStateType } from './state.ts';
+import { UNDERSTAND_PROBLEM_GRAPH } from './understand-problem-graph-name.ts';
 
-/** The graph's name in events and run records. */
-export const UNDERSTAND_PROBLEM_GRAPH = 'understand-problem';
+export { UNDERSTAND_PROBLEM_GRAPH };
 
 /**
  * Problem understanding: restate the problem, goal and constraints → the person confirms or corrects

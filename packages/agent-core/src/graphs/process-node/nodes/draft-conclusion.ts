@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { generateConclusionMessages } from '../../../prompts/generate-conclusion.ts';
-import { ConclusionDraftSchema } from '../../../schemas/conclusion-draft.ts';
+import { CONCLUSION_DRAFT_READABLE, ConclusionDraftSchema } from '../../../schemas/conclusion-draft.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import { offlineHintOf } from '../offline-hint.ts';
@@ -18,6 +18,7 @@ export function draftConclusion(deps: AgentDeps) {
       agent: 'conclude',
       schema: ConclusionDraftSchema,
       schemaName: 'conclusion_draft',
+      readable: CONCLUSION_DRAFT_READABLE,
       messages: generateConclusionMessages(
         state.language,
         state.contextText,

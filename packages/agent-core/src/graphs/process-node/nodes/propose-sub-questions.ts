@@ -1,9 +1,10 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { proposeSubQuestionsMessages } from '../../../prompts/propose-sub-questions.ts';
-import { SubQuestionProposalSchema } from '../../../schemas/sub-question-proposal.ts';
+import { SUB_QUESTION_PROPOSAL_READABLE, SubQuestionProposalSchema } from '../../../schemas/sub-question-proposal.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
-import { writeKey } from '../../shared/run-config.ts';
+import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import { offlineHintOf } from '../offline-hint.ts';
+import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 /**
@@ -12,11 +13,13 @@ import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
  */
 export function proposeSubQuestions(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
+    const run = runRefOf(config, PROCESS_NODE_GRAPH, state.nodeId);
     const strategy = state.strategyOverride ?? state.strategy?.strategy ?? 'PARALLEL';
     const result = await deps.model.structured({
       agent: 'decompose',
       schema: SubQuestionProposalSchema,
       schemaName: 'sub_question_proposal',
+      readable: SUB_QUESTION_PROPOSAL_READABLE,
       messages: proposeSubQuestionsMessages(
         state.language,
         state.contextText,
@@ -26,6 +29,7 @@ export function proposeSubQuestions(deps: AgentDeps) {
       ),
       offlineHint: offlineHintOf(state, state.proposalFeedback),
       signal: config.signal,
+      onToken: (text) => deps.events.tokensStreamed(run, text),
     });
     const round = state.proposalRound + 1;
     const lines = result.value.subQuestions.map(

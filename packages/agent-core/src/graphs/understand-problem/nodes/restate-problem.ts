@@ -1,9 +1,11 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { detectLanguage } from '../../../language/detect-language.ts';
 import { understandProblemMessages } from '../../../prompts/understand-problem.ts';
-import { UnderstandingSchema } from '../../../schemas/understanding.ts';
+import { UNDERSTANDING_READABLE, UnderstandingSchema } from '../../../schemas/understanding.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
+import { runRefOf } from '../../shared/run-config.ts';
 import type { UnderstandProblemStateType, UnderstandProblemUpdate } from '../state.ts';
+import { UNDERSTAND_PROBLEM_GRAPH } from '../understand-problem-graph-name.ts';
 
 /** Restates problem, goal and constraints with the model, applying the person's correction when there is one. */
 export function restateProblem(deps: AgentDeps) {
@@ -16,9 +18,11 @@ export function restateProblem(deps: AgentDeps) {
       agent: 'understand',
       schema: UnderstandingSchema,
       schemaName: 'problem_understanding',
+      readable: UNDERSTANDING_READABLE,
       messages: understandProblemMessages(language, state.problem, state.understanding, state.correction),
       offlineHint: { language, question: state.problem, ...(state.correction ? { reply: state.correction } : {}) },
       signal: config.signal,
+      onToken: (text) => deps.events.tokensStreamed(runRefOf(config, UNDERSTAND_PROBLEM_GRAPH), text),
     });
     return { language, understanding: result.value, correction: null, rounds: state.rounds + 1 };
   };
