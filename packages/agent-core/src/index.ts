@@ -57,6 +57,7 @@ export type {
   KnowledgeTool,
   KnowledgeToolAnswer,
 } from './ports/knowledge-port.ts';
+export { DOMAIN_KNOWLEDGE_TOOL_ID } from './ports/knowledge-port.ts';
 export type {
   AgentName,
   ChatMessage,

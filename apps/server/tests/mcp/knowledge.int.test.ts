@@ -110,6 +110,12 @@ describe('knowledge retrieval through the API', () => {
     cleanups.push(() => knowledge.close());
     const prompts: string[] = [];
     const model = await startScriptedModel({
+      // Before drafting, the conclusion agent asks for the domain's knowledge too.
+      tool_choice: () => ({
+        tool: 'domain_knowledge',
+        arguments: { domain: '产品规划', topic: '优先级' },
+        why: '领域知识',
+      }),
       conclusion_draft: (prompt) => {
         prompts.push(prompt);
         return { kind: 'ANALYTICAL', conclusion: '按影响和成本排序。', keyPoints: ['影响'], confidence: 0.7 };
@@ -129,15 +135,24 @@ describe('knowledge retrieval through the API', () => {
     const conclude = (
       node.conversations as {
         kind: string;
-        messages: { kind: string; content: string; metadata: { sources: { server: string; path: string }[] } }[];
+        messages: {
+          kind: string;
+          content: string;
+          metadata: { tool?: string; sources: { server: string; path: string; title: string }[] };
+        }[];
       }[]
     ).find((c) => c.kind === 'CONCLUDE')!;
     const rag = conclude.messages.filter((m) => m.kind === 'RAG');
     expect(rag.length).toBeGreaterThan(0);
     expect(rag.some((m) => m.content.includes('路线图'))).toBe(true);
     expect(rag[0]!.metadata.sources[0]).toMatchObject({ server: 'knowledge', path: expect.stringMatching(/\.md$/) });
+    const fromDomain = rag.filter((m) => m.metadata.tool === 'domain_knowledge');
+    expect(fromDomain.length).toBeGreaterThan(0);
+    expect(fromDomain[0]!.metadata.sources[0]).toMatchObject({ server: 'knowledge', path: 'product-planning.md' });
     expect(prompts[0]).toContain('检索到的知识');
     expect(prompts[0]).toContain('product-planning.md');
+    expect(prompts[0]).toContain(fromDomain[0]!.metadata.sources[0]!.title);
+    expect(conclude.messages.some((m) => m.kind === 'NOTICE')).toBe(false);
   });
 
   it('should call another configured tool the model chooses (domain_knowledge) and keep it as the source', async () => {
@@ -152,7 +167,7 @@ describe('knowledge retrieval through the API', () => {
       }),
       tool_choice: (prompt) => {
         offered.push(prompt);
-        return { tool: 'knowledge/domain_knowledge', arguments: { domain: '产品规划' }, why: '需要产品规划的领域知识' };
+        return { tool: 'domain_knowledge', arguments: { domain: '产品规划' }, why: '需要产品规划的领域知识' };
       },
       conclusion_draft: () => ({
         kind: 'ANALYTICAL',
@@ -170,18 +185,27 @@ describe('knowledge retrieval through the API', () => {
     await call(client, PROCESS_NODE, { nodeId: root.id });
     await waitForQuestion(client, map.id, { kind: 'review-conclusion', nodeId: root.id });
 
-    expect(offered[0]).toContain('knowledge/domain_knowledge');
+    expect(offered[0]).toContain('- domain_knowledge: ');
     const node = await call(client, NODE, { id: root.id });
     const messages = (
       node.conversations as {
-        messages: { kind: string; content: string; metadata: { sources?: { title: string; server: string }[] } }[];
+        kind: string;
+        messages: {
+          kind: string;
+          content: string;
+          metadata: { tool?: string; sources?: { title: string; server: string; path?: string }[] };
+        }[];
       }[]
-    ).flatMap((c) => c.messages);
-    const fromTool = messages.find(
-      (m) => m.kind === 'RAG' && m.metadata.sources?.some((src) => src.title === 'knowledge/domain_knowledge'),
-    );
+    ).flatMap((c) => c.messages.map((m) => ({ ...m, conversation: c.kind })));
+    const fromTool = messages.find((m) => m.kind === 'RAG' && m.metadata.tool === 'domain_knowledge');
     expect(fromTool, JSON.stringify(messages.map((m) => [m.kind, m.content.slice(0, 30)]))).toBeTruthy();
     expect(fromTool!.content).toContain('产品');
+    expect(fromTool!.metadata.sources?.[0]).toMatchObject({ server: 'knowledge', path: 'product-planning.md' });
+    // Explore chose it, and so did the conclusion agent before drafting: its passages are in both conversations.
+    expect(offered).toHaveLength(2);
+    expect(new Set(messages.filter((m) => m.metadata.tool === 'domain_knowledge').map((m) => m.conversation))).toEqual(
+      new Set(['DECOMPOSE', 'CONCLUDE']),
+    );
   });
 
   it('should start without knowledge when the config file cannot be read', async () => {

@@ -24,14 +24,34 @@ function stubManager(outcome: (server: string, tool: string) => ToolCallOutcome)
 }
 
 describe('McpKnowledgePort tools', () => {
-  it('should list every tool but knowledge_search (which agents call by themselves), named by server', async () => {
+  it('should list domain_knowledge once and every other tool but knowledge_search named by server', async () => {
     const { manager } = stubManager(() => {
       throw new Error('not called');
     });
     expect((await new McpKnowledgePort(manager).listTools()).map((t) => t.id)).toEqual([
-      'knowledge/domain_knowledge',
+      'domain_knowledge',
       'web/fetch_page',
     ]);
+  });
+
+  it('should answer the domain_knowledge tool from every server offering it, with the passages as sources', async () => {
+    const passage = { path: 'planning.md', title: 'Planning', startLine: 3, endLine: 5, snippet: 'Rank by impact.' };
+    const manager = {
+      callEverywhere: async (name: string, args: Record<string, unknown>) => ({
+        answers: [
+          {
+            ok: true,
+            server: 'knowledge',
+            tool: name,
+            result: { content: [], structuredContent: { domain: args.domain, passages: [passage] } },
+          },
+        ],
+        notices: [],
+      }),
+    } as unknown as McpClientManager;
+    const answer = await new McpKnowledgePort(manager).callTool('domain_knowledge', { domain: 'planning' });
+    expect(answer.content).toContain('Rank by impact.');
+    expect(answer.sources).toMatchObject([{ server: 'knowledge', path: 'planning.md', startLine: 3, endLine: 5 }]);
   });
 
   it('should call the tool on its server and answer its text with the tool as source', async () => {

@@ -1,9 +1,10 @@
 import { AgentError } from '../errors/agent-error.ts';
-import type {
-  KnowledgePort,
-  KnowledgeSearchOptions,
-  KnowledgeTool,
-  KnowledgeToolAnswer,
+import {
+  DOMAIN_KNOWLEDGE_TOOL_ID,
+  type KnowledgePort,
+  type KnowledgeSearchOptions,
+  type KnowledgeTool,
+  type KnowledgeToolAnswer,
 } from '../ports/knowledge-port.ts';
 import type { KnowledgeNotice } from './knowledge-notice.ts';
 import type { McpClientManager } from './mcp-client-manager.ts';
@@ -12,12 +13,11 @@ import { resultText } from './tool-call-outcome.ts';
 
 /** The tool every knowledge server is asked: `knowledge_search(query, context?, max_results)`. */
 export const KNOWLEDGE_SEARCH_TOOL = 'knowledge_search';
-/** The tool for `domain_knowledge(domain, topic?)`. */
-export const DOMAIN_KNOWLEDGE_TOOL = 'domain_knowledge';
+/** The tool for `domain_knowledge(domain, topic?)`; listed once for all servers under this same id. */
+export const DOMAIN_KNOWLEDGE_TOOL = DOMAIN_KNOWLEDGE_TOOL_ID;
 
-/** The tools every agent already calls by name, so they are not offered again as extra tools. */
-/** Called by every agent by itself; the model chooses among the rest (domain_knowledge included). */
-const SEARCH_TOOLS = new Set([KNOWLEDGE_SEARCH_TOOL]);
+/** Tools called on every server that offers them, so they are not listed per server. */
+const EVERYWHERE_TOOLS = new Set([KNOWLEDGE_SEARCH_TOOL, DOMAIN_KNOWLEDGE_TOOL]);
 
 /** What a search found and what went wrong on the way. */
 export interface KnowledgeAnswer {
@@ -31,7 +31,7 @@ export interface KnowledgeAnswer {
 export interface McpKnowledgePortOptions {
   /** Shown in notices; defaults to "MCP knowledge". */
   name?: string;
-  /** Told about every notice of {@link McpKnowledgePort.search}, which the port contract gives no room for. */
+  /** Told about every notice (of searches, domain knowledge and tool calls), e.g. to log it. */
   onNotice?: (notice: KnowledgeNotice) => void;
 }
 
@@ -61,7 +61,6 @@ export class McpKnowledgePort implements KnowledgePort {
   /** {@inheritDoc KnowledgePort.search} */
   async search(query: string, options: KnowledgeSearchOptions = {}): Promise<McpKnowledgeResult[]> {
     const answer = await this.searchWithNotices(query, options);
-    for (const notice of answer.notices) this.options.onNotice?.(notice);
     if (answer.results.length === 0 && answer.notices.length > 0 && !answer.answered) {
       const reasons = answer.notices.map((notice) => notice.message).join(' ');
       throw new AgentError('KNOWLEDGE_UNAVAILABLE', `${this.name}: no knowledge server answered. ${reasons}`);
@@ -78,6 +77,7 @@ export class McpKnowledgePort implements KnowledgePort {
     const args = { query, max_results: maxResults, ...(options.context ? { context: options.context } : {}) };
     const { answers, notices } = await this.manager.callEverywhere(KNOWLEDGE_SEARCH_TOOL, args, options.signal);
     const perServer = answers.map((a) => parseSearchResults(a.result, a.server, KNOWLEDGE_SEARCH_TOOL));
+    for (const notice of notices) this.options.onNotice?.(notice);
     return { results: merge(perServer, maxResults), notices, answered: answers.length };
   }
 
@@ -90,23 +90,34 @@ export class McpKnowledgePort implements KnowledgePort {
       const result = Array.isArray(passages) ? { ...a.result, structuredContent: { results: passages } } : a.result;
       return parseSearchResults(result, a.server, DOMAIN_KNOWLEDGE_TOOL);
     });
+    for (const notice of notices) this.options.onNotice?.(notice);
     return { results: merge(perServer, 10), notices };
   }
 
-  /** Every other tool of the servers reached so far, as `server/tool`, for the model to choose from. */
+  /**
+   * The tools of the servers reached so far for the model to choose from: `domain_knowledge` once (when a
+   * server offers it; every such server is asked, see {@link domainKnowledge}), then every other tool but
+   * `knowledge_search` as `server/tool`.
+   */
   async listTools(): Promise<KnowledgeTool[]> {
-    return this.manager
-      .tools()
-      .filter(({ tool }) => !SEARCH_TOOLS.has(tool.name))
-      .map(({ server, tool }) => ({
-        id: `${server}/${tool.name}`,
-        description: tool.description ?? tool.title ?? tool.name,
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-      }));
+    const all = this.manager.tools();
+    const domain = all.find(({ tool }) => tool.name === DOMAIN_KNOWLEDGE_TOOL);
+    const describe = ({ tool }: (typeof all)[number]) => ({
+      description: tool.description ?? tool.title ?? tool.name,
+      inputSchema: tool.inputSchema as Record<string, unknown>,
+    });
+    const others = all
+      .filter(({ tool }) => !EVERYWHERE_TOOLS.has(tool.name))
+      .map((entry) => ({ id: `${entry.server}/${entry.tool.name}`, ...describe(entry) }));
+    return domain ? [{ id: DOMAIN_KNOWLEDGE_TOOL, ...describe(domain) }, ...others] : others;
   }
 
-  /** Calls the tool `server/tool`; throws `KNOWLEDGE_UNAVAILABLE` with the server's notice when it failed. */
+  /**
+   * Calls the tool `server/tool` (or `domain_knowledge` on every server offering it); throws
+   * `KNOWLEDGE_UNAVAILABLE` with the servers' notices when it gave nothing.
+   */
   async callTool(id: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<KnowledgeToolAnswer> {
+    if (id === DOMAIN_KNOWLEDGE_TOOL) return this.callDomainKnowledge(args, signal);
     const slash = id.indexOf('/');
     const [server, tool] = slash > 0 ? [id.slice(0, slash), id.slice(slash + 1)] : ['', id];
     const outcome = await this.manager.callTool(server, tool, args, signal);
@@ -118,5 +129,16 @@ export class McpKnowledgePort implements KnowledgePort {
     const content = resultText(outcome.result) || (structured ? JSON.stringify(structured) : '');
     const source: McpKnowledgeSource = { title: id, server };
     return { content, sources: [source] };
+  }
+
+  private async callDomainKnowledge(args: Record<string, unknown>, signal?: AbortSignal) {
+    const topic = typeof args.topic === 'string' ? args.topic : undefined;
+    const answer = await this.domainKnowledge(String(args.domain ?? ''), topic, signal);
+    if (answer.results.length === 0 && answer.notices.length > 0)
+      throw new AgentError('KNOWLEDGE_UNAVAILABLE', answer.notices.map((n) => n.message).join(' '));
+    return {
+      content: answer.results.map((result) => result.content).join('\n\n'),
+      sources: answer.results.flatMap((result) => result.sources),
+    };
   }
 }

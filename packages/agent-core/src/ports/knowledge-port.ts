@@ -42,6 +42,9 @@ export interface KnowledgeSearchAnswer {
   notices: { message: string }[];
 }
 
+/** The id under which a port lists `domain_knowledge(domain, topic?)` among its tools. */
+export const DOMAIN_KNOWLEDGE_TOOL_ID = 'domain_knowledge';
+
 /** A tool beyond search that a knowledge source offers and the model may choose to call. */
 export interface KnowledgeTool {
   /** Unique among the port's tools (for MCP: `server/tool`); the model answers with it. */
@@ -73,7 +76,16 @@ export interface KnowledgePort {
    * such a source becomes a notice instead, so agents can post it and go on with what the others found.
    */
   searchWithNotices?(query: string, options?: KnowledgeSearchOptions): Promise<KnowledgeSearchAnswer>;
-  /** Optional: the tools besides search and domain knowledge that the explore step may let the model call. */
+  /**
+   * Optional: `domain_knowledge(domain, topic?)`, the passages of a field of knowledge (about `topic` when
+   * given) with their sources. Like {@link searchWithNotices} it never throws for a source that gave
+   * nothing. A port that has it lists it in {@link listTools} under the id {@link DOMAIN_KNOWLEDGE_TOOL_ID}.
+   */
+  domainKnowledge?(domain: string, topic?: string, signal?: AbortSignal): Promise<KnowledgeSearchAnswer>;
+  /**
+   * Optional: the tools besides search that the explore, decompose and conclude agents may let the model
+   * choose and call (`domain_knowledge` among them when the port offers it).
+   */
   listTools?(): Promise<KnowledgeTool[]>;
   /** Optional: calls the tool `id` of {@link listTools}; throws `KNOWLEDGE_UNAVAILABLE` when it gave nothing. */
   callTool?(id: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<KnowledgeToolAnswer>;

@@ -1,3 +1,9 @@
+export {
+  type HttpKnowledgeServer,
+  type HttpKnowledgeServerOptions,
+  type ReceivedRequest,
+  startHttpKnowledgeServer,
+} from './http-knowledge-server.ts';
 export { InMemoryCheckpointStore } from './in-memory-checkpoint-store.ts';
 export { InMemoryStore } from './in-memory-store.ts';
 export {

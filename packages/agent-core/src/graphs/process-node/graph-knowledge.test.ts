@@ -1,50 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AgentError } from '../../errors/agent-error.ts';
 import { OfflineModel } from '../../model/offline-model.ts';
-import type { KnowledgePort, KnowledgeResult } from '../../ports/knowledge-port.ts';
-import type { AgentName, StructuredRequest, StructuredResult } from '../../ports/model-port.ts';
-import { ScriptedModel } from '../../testing/scripted-model.ts';
+import type { ScriptedModel } from '../../testing/scripted-model.ts';
 import { answers, cafeMap, pendingQuestion, processGraph, reply } from './graph.test-helpers.ts';
+import { fakeKnowledge, messagesOf, PromptRecordingModel, rent } from './graph-knowledge.test-helpers.ts';
 
 const config = { configurable: { thread_id: 'run-1' } };
-
-/** A scripted model that also keeps the user prompt of every structured call, by agent. */
-class PromptRecordingModel extends ScriptedModel {
-  readonly prompts: Partial<Record<AgentName, string[]>> = {};
-
-  override async structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>> {
-    const user = request.messages.filter((m) => m.role === 'user').map((m) => m.content);
-    const prompts = this.prompts[request.agent] ?? [];
-    prompts.push(user.join('\n'));
-    this.prompts[request.agent] = prompts;
-    return super.structured(request);
-  }
-}
-
-const rent: KnowledgeResult = {
-  title: 'Rent near campus',
-  content: 'Shops near the university rent for 80 per square metre.',
-  score: 0.9,
-  sources: [{ title: 'rent.md:3-5', uri: 'file://rent.md' }],
-};
-
-/** A knowledge port answering every search with `results` (or failing when `down`), counting searches. */
-function fakeKnowledge(results: KnowledgeResult[], extra: Partial<KnowledgePort> & { down?: boolean } = {}) {
-  const port = {
-    name: 'wiki',
-    searches: 0,
-    async search() {
-      port.searches += 1;
-      if (extra.down) throw new AgentError('KNOWLEDGE_UNAVAILABLE', 'wiki did not answer within 1000 ms');
-      return results;
-    },
-    ...extra,
-  };
-  return port;
-}
-
-const messagesOf = (store: Awaited<ReturnType<typeof cafeMap>>['store'], kind: string) =>
-  store.messages.filter((m) => m.kind === kind);
 
 describe('node processing: knowledge for decomposition and conclusion', () => {
   it('should search once before proposing sub-questions and post the results with sources in DECOMPOSE', async () => {
@@ -147,7 +108,8 @@ describe('node processing: other knowledge tools when exploring', () => {
     const model = new PromptRecordingModel({
       intent: [answers.intent('EXPLORE'), answers.intent('CONCLUDE')],
       explore: [{ tool: 'web/fetch_page', arguments: { url: 'https://city.example/footfall' }, why: 'footfall' }],
-      conclude: [answers.draft('Open it.')],
+      // Before drafting, the conclusion agent is offered the tools too, and chooses none.
+      conclude: [answers.tool(null), answers.draft('Open it.')],
     });
     const { graph } = processGraph(store, model, { knowledge });
     await graph.invoke({ nodeId: root.id }, config);
@@ -157,7 +119,7 @@ describe('node processing: other knowledge tools when exploring', () => {
     const toolMessage = store.messages.find((m) => m.content === 'Footfall: 2,000 a day.');
     expect(toolMessage).toMatchObject({ kind: 'RAG', conversation: 'DECOMPOSE' });
     expect(toolMessage!.metadata).toMatchObject({ sources: [{ title: 'web/fetch_page' }], why: 'footfall' });
-    expect(model.calls).toEqual(['intent', 'explore', 'intent', 'conclude']);
+    expect(model.calls).toEqual(['intent', 'explore', 'intent', 'conclude', 'conclude']);
   });
 
   it('should post a notice and go on when the chosen tool fails', async () => {
@@ -173,7 +135,7 @@ describe('node processing: other knowledge tools when exploring', () => {
       {
         intent: [answers.intent('EXPLORE'), answers.intent('CONCLUDE')],
         explore: [{ tool: 'web/fetch_page', arguments: {}, why: 'footfall' }],
-        conclude: [answers.draft('Open it.')],
+        conclude: [answers.tool(null), answers.draft('Open it.')],
       },
       { knowledge },
     );

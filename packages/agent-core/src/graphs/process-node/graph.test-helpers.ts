@@ -60,4 +60,6 @@ export const answers = {
     ],
   },
   draft: (conclusion: string) => ({ kind: 'DECISION', conclusion, keyPoints: ['x'], confidence: 0.7 }),
+  /** A tool choice: `tool` with `args`, or no tool. */
+  tool: (tool: string | null, args: Record<string, unknown> = {}) => ({ tool, arguments: args, why: `why ${tool}` }),
 };

@@ -2,6 +2,7 @@ import { END, START, StateGraph } from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { AgentDeps } from '../shared/agent-deps.ts';
 import { instrumentStep, type Step } from '../shared/instrument-step.ts';
+import { offersTools } from './choose-and-call-tool.ts';
 import { callChosenTool } from './nodes/call-chosen-tool.ts';
 import { checkDependencies } from './nodes/check-dependencies.ts';
 import { collectContext } from './nodes/collect-context.ts';
@@ -30,21 +31,23 @@ const BY_INTENT = {
 
 /**
  * Node processing: collectContext → checkDependencies (blocked → end, no model call) → recognizeIntent →
- * - DECOMPOSE: decideStrategy → [gatherKnowledge] → proposeSubQuestions → reviewProposal (person
- *   approves/edits/rejects; reject loops to proposeSubQuestions) → createChildren
- * - CONCLUDE: [gatherKnowledge] → draftConclusion → reviewConclusion (feedback loops to draftConclusion) →
- *   saveConclusion
+ * - DECOMPOSE: decideStrategy → [gatherKnowledge → [callChosenTool]] → proposeSubQuestions → reviewProposal
+ *   (person approves/edits/rejects; reject loops to proposeSubQuestions) → createChildren
+ * - CONCLUDE: [gatherKnowledge → [callChosenTool]] → draftConclusion → reviewConclusion (feedback loops to
+ *   draftConclusion) → saveConclusion
  * - CLARIFY: formulateQuestion → waitForAnswer (person answers) → recordAnswer → collectContext
  * - EXPLORE: searchKnowledge → [callChosenTool] → collectContext
- * Steps in brackets run only when the knowledge port is configured (and, for callChosenTool, offers tools),
- * so without knowledge the graph runs exactly as before; gatherKnowledge stays out of the review loops, so
- * it searches once per node.
+ * Steps in brackets run only when the knowledge port is configured (and, for callChosenTool, offers tools
+ * such as `domain_knowledge` for the model to choose from), so without knowledge the graph runs exactly as
+ * before; knowledge steps stay out of the review loops, so each agent retrieves once per node.
  * Input: `{ nodeId, intentOverride?, strategyOverride?, conclusionKind? }`; output state has `outcome`.
  * Every step that asks the person does nothing but ask, so LangGraph's re-run on resume is harmless.
  */
 export function createProcessNodeGraph(deps: AgentDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
   const knowing = Boolean(deps.knowledge);
-  const withTools = Boolean(deps.knowledge?.listTools && deps.knowledge.callTool);
+  const withTools = offersTools(deps.knowledge);
+  const afterKnowledge = (s: ProcessNodeStateType) =>
+    s.intent === 'CONCLUDE' ? 'draftConclusion' : 'proposeSubQuestions';
   const step = <U>(name: string, fn: Step<ProcessNodeStateType, U>) =>
     instrumentStep(PROCESS_NODE_GRAPH, name, deps.events, fn);
   return new StateGraph(ProcessNodeState)
@@ -79,11 +82,11 @@ export function createProcessNodeGraph(deps: AgentDeps, options: { checkpointer?
       'gatherKnowledge',
       'proposeSubQuestions',
     ])
-    .addConditionalEdges(
-      'gatherKnowledge',
-      (s) => (s.intent === 'CONCLUDE' ? 'draftConclusion' : 'proposeSubQuestions'),
-      ['draftConclusion', 'proposeSubQuestions'],
-    )
+    .addConditionalEdges('gatherKnowledge', (s) => (withTools ? 'callChosenTool' : afterKnowledge(s)), [
+      'callChosenTool',
+      'draftConclusion',
+      'proposeSubQuestions',
+    ])
     .addEdge('proposeSubQuestions', 'reviewProposal')
     .addConditionalEdges('reviewProposal', (s) => (s.proposalApproved ? 'createChildren' : 'proposeSubQuestions'), [
       'createChildren',
@@ -103,6 +106,10 @@ export function createProcessNodeGraph(deps: AgentDeps, options: { checkpointer?
       'callChosenTool',
       'collectContext',
     ])
-    .addEdge('callChosenTool', 'collectContext')
+    .addConditionalEdges('callChosenTool', (s) => (s.intent === 'EXPLORE' ? 'collectContext' : afterKnowledge(s)), [
+      'collectContext',
+      'draftConclusion',
+      'proposeSubQuestions',
+    ])
     .compile({ checkpointer: options.checkpointer });
 }

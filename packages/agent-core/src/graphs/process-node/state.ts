@@ -6,6 +6,7 @@ import type {
   Language,
   NodeIntent,
 } from '../../domain/enums.ts';
+import type { KnowledgeResult } from '../../ports/knowledge-port.ts';
 import type { ClarifyQuestion } from '../../schemas/clarify-question.ts';
 import type { ConclusionDraft } from '../../schemas/conclusion-draft.ts';
 import type { StrategyDecision } from '../../schemas/strategy-decision.ts';
@@ -72,6 +73,8 @@ export const ProcessNodeState = Annotation.Root({
   clarifyAnswer: last<string | null>(() => null),
   /** Clarifying questions asked in this run (capped by `maxQuestions`). */
   questionsAsked: last<number>(() => 0),
+  /** What the search before decomposing or concluding found; the chosen tool's results join it in the prompt. */
+  knowledgeResults: last<KnowledgeResult[]>(() => []),
   /** Snippets retrieved for the decompose or conclude agent, bounded, added to its prompt ('' when none). */
   knowledgeText: last<string>(() => ''),
   /** Knowledge searches made in this run (capped by `maxExplorations`). */

@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
 import { knowledgeSnippets, resultContent, searchOrNotice } from '../knowledge-snippets.ts';
+import { knowledgeStepOf } from '../knowledge-step.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 const UNAVAILABLE = {
@@ -12,13 +13,14 @@ const UNAVAILABLE = {
 /**
  * Searches knowledge once for the node before the decompose or conclude agent works on it: posts each result
  * as a RAG message with its sources in that agent's conversation, a notice per source that was down or
- * slow, and hands the agent the snippets (bounded) for its prompt. Only routed to when a port is configured.
+ * slow, and hands the agent the snippets (bounded) for its prompt. Only routed to when a port is configured;
+ * when the port offers other tools (`domain_knowledge` among them), `callChosenTool` follows.
  */
 export function gatherKnowledge(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const knowledge = deps.knowledge;
     if (!knowledge) return {};
-    const conversation = state.intent === 'CONCLUDE' ? 'CONCLUDE' : 'DECOMPOSE';
+    const { conversation } = knowledgeStepOf(state);
     const facts = state.facts!;
     const answer = await searchOrNotice(knowledge, `${facts.question} ${facts.goal}`.trim(), {
       context: state.contextText.slice(0, 2000),
@@ -42,6 +44,6 @@ export function gatherKnowledge(deps: AgentDeps) {
         sources: result.sources,
         metadata: { score: result.score, source: knowledge.name },
       });
-    return { knowledgeText: knowledgeSnippets(answer.results) };
+    return { knowledgeResults: answer.results, knowledgeText: knowledgeSnippets(answer.results) };
   };
 }

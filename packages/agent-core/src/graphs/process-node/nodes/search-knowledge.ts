@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { isAgentError } from '../../../errors/agent-error.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
+import { resultContent, searchOrNotice } from '../knowledge-snippets.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 const NOTICES = {
@@ -12,8 +12,9 @@ const NOTICES = {
 
 /**
  * Searches the knowledge port for the node's question and posts each result as a RAG message with its
- * sources (or a notice when there is no source, no result, or the source is down); the graph then goes
- * back to context collection and intent recognition.
+ * sources, plus a notice per source that was down, slow or failing (also when others answered), or one
+ * when there is no source or no result; the graph then goes back to context collection and intent
+ * recognition.
  */
 export function searchKnowledge(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
@@ -25,31 +26,29 @@ export function searchKnowledge(deps: AgentDeps) {
         role: 'SYSTEM',
         kind,
         content,
-        idempotencyKey: writeKey(config, 'searchKnowledge', n, i),
+        idempotencyKey: writeKey(config, 'searchKnowledge', n, kind, i),
         ...extra,
       });
     const language = state.language;
-    if (!deps.knowledge) {
+    const knowledge = deps.knowledge;
+    if (!knowledge) {
       await post(NOTICES.none[language], 'NOTICE', 0);
       return { explorations: n + 1 };
     }
     const facts = state.facts!;
-    try {
-      const results = await deps.knowledge.search(`${facts.question} ${facts.goal}`.trim(), {
-        context: state.contextText.slice(0, 2000),
-        maxResults: 5,
-        signal: config.signal,
+    const answer = await searchOrNotice(knowledge, `${facts.question} ${facts.goal}`.trim(), {
+      context: state.contextText.slice(0, 2000),
+      maxResults: 5,
+      signal: config.signal,
+    });
+    for (const [i, notice] of answer.notices.entries())
+      await post(`${NOTICES.down[language]} (${knowledge.name}: ${notice.message})`, 'NOTICE', i);
+    if (answer.results.length === 0 && answer.notices.length === 0) await post(NOTICES.empty[language], 'NOTICE', 0);
+    for (const [i, result] of answer.results.entries()) {
+      await post(resultContent(result), 'RAG', i, {
+        sources: result.sources,
+        metadata: { score: result.score, source: knowledge.name },
       });
-      if (results.length === 0) await post(NOTICES.empty[language], 'NOTICE', 0);
-      for (const [i, result] of results.entries()) {
-        await post(result.title ? `${result.title}\n${result.content}` : result.content, 'RAG', i, {
-          sources: result.sources,
-          metadata: { score: result.score, source: deps.knowledge.name },
-        });
-      }
-    } catch (error) {
-      if (!isAgentError(error, 'KNOWLEDGE_UNAVAILABLE')) throw error;
-      await post(`${NOTICES.down[language]} (${deps.knowledge.name})`, 'NOTICE', 0);
     }
     return { explorations: n + 1 };
   };
