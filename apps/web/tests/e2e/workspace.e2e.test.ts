@@ -104,6 +104,13 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await first.getByRole('button', { name: 'Add', exact: true }).first().click();
     await expect.poll(() => first.locator('.dependency-edges path').count()).toBe(1);
     await expect.poll(() => first.getByTestId('blocked-notice').textContent()).toContain('Where could it be?');
+    // The tree itself says what the node waits for (its accessible name and the badge's tooltip).
+    expect(await card(first, 'What will it cost?').getAttribute('aria-label')).toContain(
+      'waits for “Where could it be?”',
+    );
+    expect(await card(first, 'What will it cost?').getByTestId('waits-for').locator('title').textContent()).toContain(
+      'Where could it be?',
+    );
 
     await first.getByLabel('Search questions').fill('');
     await first.getByLabel('Context to consider').fill('Rent near the station is about 3k a month.');
@@ -277,15 +284,23 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await screenshot(first, '09-map-list');
   });
 
-  it('should take the agents from decomposition (with one edit) through a question to the parent concluding by itself', async () => {
-    const { CREATE_MAP } = await import('@thinkingmap/client');
-    const map = await call<{ id: string }>(server.api.client, CREATE_MAP, {
-      input: { title: 'Agents at work', problem: 'Open a café?', understand: false },
-    });
-    await call(server.api.client, CREATE_NODE, { input: { mapId: map.id, question: 'Should I open the café?' } });
+  it('should take a new map from the person’s problem through correction, decomposition (with one edit) and a question to the root concluding by itself', async () => {
     const { page } = await openPage(browser);
-    await page.goto(`${server.origin}/maps/${map.id}`);
-    await selectNode(page, 'Should I open the café?');
+    await page.goto(`${server.origin}/`);
+    await page.getByRole('link', { name: 'New map' }).first().click();
+    await page.getByLabel('Title').fill('Agents at work');
+    await page.getByLabel('The problem').fill('Open a café?');
+    await page.getByRole('button', { name: 'Create the map' }).click();
+    await page.waitForURL(/\/maps\/(?!new$)[^/]+$/);
+    const understanding = page.getByTestId('understanding');
+    await understanding.getByTestId('understood-problem').getByText(ROOT_QUESTION).waitFor({ timeout: 15_000 });
+    await page.getByLabel('What is different?').fill('It would be a second café, next to my first one');
+    await page.getByRole('button', { name: 'Correct it' }).click();
+    await understanding.getByTestId('understood-problem').getByText(CORRECTED_QUESTION).waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Yes, that is it' }).click();
+    const ROOT = CORRECTED_QUESTION;
+    await card(page, ROOT).waitFor({ timeout: 15_000 });
+    await selectNode(page, ROOT);
 
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     const review = page.getByTestId('decomposition-review');
@@ -320,13 +335,12 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await page.getByTestId('agent-question').getByRole('button', { name: 'Accept' }).click();
 
     // With both children concluded the parent concludes by itself (bottom-up); the person accepts the draft.
-    await selectNode(page, 'Should I open the café?');
+    await selectNode(page, ROOT);
     await page.getByTestId('agent-question').getByText('Open it, next to the university.').waitFor({ timeout: 15_000 });
     await page.getByTestId('agent-question').getByRole('button', { name: 'Accept' }).click();
-    await expect
-      .poll(() => card(page, 'Should I open the café?').getAttribute('data-status'), { timeout: 15_000 })
-      .toBe('COMPLETED');
+    await expect.poll(() => card(page, ROOT).getAttribute('data-status'), { timeout: 15_000 }).toBe('COMPLETED');
     await page.getByTestId('conclusion').getByText('Open it, next to the university.').waitFor();
+    await expect.poll(() => page.locator('.progress').getAttribute('aria-label')).toBe('3/3');
     await page.context().close();
   });
 

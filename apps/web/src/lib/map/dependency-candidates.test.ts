@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aNode } from '../testing/fixtures.ts';
 import { dependencyCandidates } from './dependency-candidates.ts';
-import { openDependencies } from './open-dependencies.ts';
+import { openDependencies, quotedList, waitingQuestions } from './open-dependencies.ts';
 
 const nodes = Object.fromEntries(
   [
@@ -32,5 +32,24 @@ describe('openDependencies', () => {
     ];
     expect(openDependencies('c', nodes, deps).map((n) => n.question)).toEqual(['Alpha']);
     expect(openDependencies('a', nodes, deps)).toEqual([]);
+  });
+});
+
+describe('waitingQuestions', () => {
+  it('should name, for each waiting node, the questions it still waits for, and leave out concluded ones', () => {
+    const deps = [
+      { id: 'd1', nodeId: 'c', dependsOnId: 'a' },
+      { id: 'd2', nodeId: 'c', dependsOnId: 'b' },
+      { id: 'd3', nodeId: 'c', dependsOnId: 'a1' },
+      { id: 'd4', nodeId: 'a1', dependsOnId: 'b' },
+    ];
+    const waiting = waitingQuestions(nodes, deps);
+    expect(waiting.get('c')).toEqual(['Alpha', 'Alpha one']);
+    expect(waiting.has('a1')).toBe(false);
+  });
+
+  it('should quote the questions and list them as each language does', () => {
+    expect(quotedList(['Alpha', 'Beta'], 'en')).toBe('“Alpha”, “Beta”');
+    expect(quotedList(['市场多大？', '选址？'], 'zh')).toBe('“市场多大？”、“选址？”');
   });
 });
