@@ -297,6 +297,12 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await page.getByLabel('What is different?').fill('It would be a second café, next to my first one');
     await page.getByRole('button', { name: 'Correct it' }).click();
     await understanding.getByTestId('understood-problem').getByText(CORRECTED_QUESTION).waitFor({ timeout: 15_000 });
+    // The exchange stays visible, also after a reload: the first restatement and the person's correction.
+    await page.reload();
+    await understanding.getByTestId('understood-problem').getByText(CORRECTED_QUESTION).waitFor({ timeout: 15_000 });
+    expect(await understanding.getByTestId('earlier-understanding').textContent()).toContain(ROOT_QUESTION);
+    expect(await understanding.getByTestId('earlier-correction').textContent()).toContain('a second café');
+    await screenshot(page, '03b-understanding-exchange');
     await page.getByRole('button', { name: 'Yes, that is it' }).click();
     const ROOT = CORRECTED_QUESTION;
     await card(page, ROOT).waitFor({ timeout: 15_000 });

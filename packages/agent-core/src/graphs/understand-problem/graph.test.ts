@@ -46,7 +46,16 @@ describe('problem understanding graph', () => {
       new Command({ resume: { correction: 'it is for video editing, under 2000 EUR' } }),
       config,
     );
-    expect(isInterrupted(second)).toBe(true);
+    if (!isInterrupted(second)) throw new Error('should wait for confirmation again');
+    // The second question carries the exchange so far: the first restatement and the person's correction.
+    expect(second[INTERRUPT][0]?.value).toMatchObject({
+      context: {
+        understanding: { problem: 'Pick a laptop for video editing' },
+        history: [
+          { understanding: { problem: 'Pick a laptop' }, correction: 'it is for video editing, under 2000 EUR' },
+        ],
+      },
+    });
     const done = await graph.invoke(new Command({ resume: { confirm: true } }), config);
 
     expect(done.rounds).toBe(2);

@@ -5,6 +5,12 @@ import { type Understanding, UnderstandingSchema } from '../../schemas/understan
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 
+/** One corrected restatement: what the agent understood and what the person said was different. */
+export interface UnderstandingRound {
+  understanding: Understanding;
+  correction: string;
+}
+
 /** State of the problem understanding graph. */
 export const UnderstandProblemState = Annotation.Root({
   /** The map being understood (input). */
@@ -17,6 +23,8 @@ export const UnderstandProblemState = Annotation.Root({
   understanding: last<Understanding | null>(() => null),
   /** The person's correction of the latest restatement, consumed by the next restatement. */
   correction: last<string | null>(() => null),
+  /** Earlier restatements, each with the correction the person gave it, oldest first (shown as the exchange). */
+  history: Annotation<UnderstandingRound[]>({ reducer: (all, next) => [...all, ...next], default: () => [] }),
   /** True once the person confirmed (or the question expired). */
   confirmed: last<boolean>(() => false),
   /** How many restatements were made. */

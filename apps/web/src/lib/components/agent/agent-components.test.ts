@@ -222,5 +222,24 @@ describe('UnderstandingReview', () => {
     button(target, 'Yes, that is it').click();
     await settle();
     expect(onConfirm).toHaveBeenCalled();
+    expect(target.querySelector('[data-testid="understanding-exchange"]')).toBeNull();
+  });
+
+  it('should show the earlier restatements and the person’s corrections above the current one', () => {
+    const target = render(UnderstandingReview, {
+      question: {
+        ...question,
+        context: {
+          ...(question.context as Record<string, unknown>),
+          history: [{ understanding: { problem: 'Open a café?', goal: 'Decide' }, correction: 'A second café' }],
+        },
+      },
+      onConfirm: vi.fn(async () => null),
+      onCorrect: vi.fn(async () => null),
+    });
+    const exchange = target.querySelector('[data-testid="understanding-exchange"]')!;
+    expect(exchange.querySelector('[data-testid="earlier-understanding"]')?.textContent).toContain('Open a café?');
+    expect(exchange.querySelector('[data-testid="earlier-correction"]')?.textContent).toContain('A second café');
+    expect(target.querySelector('[data-testid="understood-problem"]')?.textContent).toBe('Should I open a café?');
   });
 });

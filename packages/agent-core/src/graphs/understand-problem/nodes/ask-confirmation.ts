@@ -18,11 +18,14 @@ export function askConfirmation() {
       {
         kind: 'confirm-understanding',
         question: QUESTION[language],
-        context: { understanding: state.understanding, round: state.rounds },
+        context: { understanding: state.understanding, round: state.rounds, history: state.history },
       },
       ConfirmUnderstandingReplySchema,
     );
-    if ('correction' in reply) return { correction: reply.correction, confirmed: false };
+    if ('correction' in reply) {
+      const round = state.understanding ? [{ understanding: state.understanding, correction: reply.correction }] : [];
+      return { correction: reply.correction, confirmed: false, history: round };
+    }
     if ('confirm' in reply && reply.edits) {
       return { confirmed: true, understanding: { ...state.understanding!, ...reply.edits } };
     }
