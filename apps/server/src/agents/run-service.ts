@@ -65,8 +65,6 @@ export class RunService {
     input: Record<string, unknown>,
   ) {
     return mutateMap(ctx, mapId, async (tx, emit) => {
-      // Take the map's row lock first (PostgreSQL), so two starts on one node cannot both pass the check.
-      await tx.map.update({ where: { id: mapId }, data: { lastSeq: { increment: 0 } } });
       if (nodeId) await assertNodeFree(tx, nodeId);
       const runId = crypto.randomUUID();
       const run = await tx.agentRun.create({

@@ -16,6 +16,16 @@ export async function loadOwnedMap(tx: Tx, viewerId: string, mapId: string): Pro
 }
 
 /**
+ * Takes the map row's lock before anything is read, so commands on one map run one after the other and
+ * every check (expected version, cycles, a second root, a busy node) sees the writes committed before it.
+ * PostgreSQL runs transactions at READ COMMITTED: without the lock two racing commands would both pass
+ * their checks. SQLite's writes are already queued one transaction at a time.
+ */
+async function lockMap(ctx: CommandContext, tx: Tx, mapId: string): Promise<void> {
+  if (ctx.db.provider === 'postgresql') await tx.$queryRaw`SELECT "id" FROM "Map" WHERE "id" = ${mapId} FOR UPDATE`;
+}
+
+/**
  * The one way to change a map: checks access, runs `work` in one transaction, appends the events it
  * emitted with consecutive sequence numbers in the same transaction, and publishes them after commit.
  * If anything throws, nothing is written and nothing is published.
@@ -26,6 +36,7 @@ export async function mutateMap<T>(
   work: (tx: Tx, emit: Emit, map: MapRow) => Promise<T>,
 ): Promise<T> {
   const { result, events } = await ctx.db.write(async (tx) => {
+    await lockMap(ctx, tx, mapId);
     const map = await loadOwnedMap(tx, ctx.viewer.id, mapId);
     const key = ctx.idempotencyKey;
     if (key) {

@@ -2,9 +2,8 @@ import type { Db, Tx } from '@thinkingmap/db';
 import type { MapEvent, PendingEvent } from './map-event.ts';
 
 /**
- * Appends events to a map's log inside the caller's transaction. The map row's `lastSeq` is bumped first,
- * which also serialises concurrent writers to one map on PostgreSQL (row lock) — sequence numbers are
- * consecutive and never reused.
+ * Appends events to a map's log inside the caller's transaction. The map row's `lastSeq` is bumped, so
+ * sequence numbers are consecutive and never reused (the caller holds the map's row lock: `mutateMap`).
  */
 export async function appendEvents(tx: Tx, mapId: string, events: readonly PendingEvent[]): Promise<MapEvent[]> {
   if (events.length === 0) return [];
