@@ -208,7 +208,7 @@ export const CREATE_MAP = gql`
 
 export const UPDATE_MAP = gql`
   mutation UpdateMap($input: UpdateMapInput!) {
-    ${result('updateMap(input: $input)', '... on Map { id title problem goal constraints language mode status autoRun version }')}
+    ${result('updateMap(input: $input)', '... on Map { id title problem goal constraints language mode status autoRun tokenBudget tokensUsed version }')}
   }
   ${ERROR_FIELDS}
 `;

@@ -59,6 +59,7 @@ export const updateMapInput = z.object({
   mode: mode.nullish(),
   status: z.enum(['DRAFT', 'ACTIVE', 'COMPLETED', 'ARCHIVED']).nullish(),
   autoRun: z.boolean().nullish(),
+  tokenBudget: z.number().int().min(1).max(1_000_000_000).nullish(),
 });
 
 /** Changes a map's fields; with `expectedVersion`, a stale edit is refused with the current version. */
@@ -68,7 +69,10 @@ export async function updateMap(ctx: CommandContext, raw: unknown): Promise<MapR
     if (expectedVersion != null && expectedVersion !== map.version) {
       throw new VersionConflictError('Map', map.id, map.version, expectedVersion);
     }
-    const data = Object.fromEntries(Object.entries(patch).filter(([, value]) => value != null));
+    // Absent fields stay as they are; null clears only the token budget (no other field may be null).
+    const data = Object.fromEntries(
+      Object.entries(patch).filter(([field, value]) => value != null || (field === 'tokenBudget' && value === null)),
+    );
     const fields = Object.keys(data);
     if (fields.length === 0) return map;
     const updated = await tx.map.update({ where: { id: mapId }, data: { ...data, version: { increment: 1 } } });

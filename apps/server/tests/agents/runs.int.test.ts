@@ -192,14 +192,34 @@ describe('runs and their faults', () => {
 
   it('should stop model calls when the map token budget is spent, with a clear reason', async () => {
     const { mapId, rootId } = await mapWithRoot(client, 'Budget');
-    await call(client, UPDATE_MAP, { input: { id: mapId, autoRun: true } });
-    await server.db.prisma.map.update({ where: { id: mapId }, data: { tokenBudget: 10, tokensUsed: 10 } });
-    const calls = model.server.requests.length;
+    expect(await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: 0 } })).toMatchObject({
+      __typename: 'ValidationError',
+      field: 'tokenBudget',
+    });
+    // A budget of one token: the first model call is made, the next one is refused and the run fails.
+    const limited = await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: 1 } });
+    expect(limited).toMatchObject({ __typename: 'Map', tokenBudget: 1, tokensUsed: 0 });
+    let calls = model.server.requests.length;
     const run = await call(client, PROCESS_NODE, { nodeId: rootId });
     const failed = await waitForRun(client, mapId, run.id, ['FAILED']);
     expect(failed.errorCode).toBe('BUDGET_EXHAUSTED');
     expect(failed.error).toContain('budget');
+    expect(model.server.requests.length).toBe(calls + 1);
+    const spent = await call(client, UPDATE_MAP, { input: { id: mapId } });
+    expect(spent.tokensUsed).toBeGreaterThan(1);
+
+    // Spent: a new run makes no model call at all.
+    calls = model.server.requests.length;
+    const again = await call(client, PROCESS_NODE, { nodeId: rootId });
+    expect((await waitForRun(client, mapId, again.id, ['FAILED'])).errorCode).toBe('BUDGET_EXHAUSTED');
     expect(model.server.requests.length).toBe(calls);
+
+    // Lifting the limit (an explicit null) lets the node run again.
+    expect(await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: null } })).toMatchObject({
+      tokenBudget: null,
+    });
+    await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CLARIFY' });
+    await waitForQuestion(client, mapId, { kind: 'clarify', nodeId: rootId });
   });
 
   it("should refuse another user's run operations and bad ids with typed errors, changing nothing", async () => {

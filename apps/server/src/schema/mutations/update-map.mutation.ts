@@ -15,6 +15,10 @@ const UpdateMapInput = builder.inputType('UpdateMapInput', {
     mode: t.field({ type: MapModeEnum }),
     status: t.field({ type: MapStatusEnum }),
     autoRun: t.boolean({ description: 'Whether agents may start runs by themselves on this map.' }),
+    tokenBudget: t.int({
+      description:
+        'Model tokens the agents may spend on this map (spent ones count); an explicit null lifts the limit.',
+    }),
   }),
 });
 

@@ -22,6 +22,11 @@ export const MapRef = builder.prismaObject('Map', {
     mode: t.expose('mode', { type: MapModeEnum }),
     status: t.expose('status', { type: MapStatusEnum }),
     autoRun: t.exposeBoolean('autoRun'),
+    tokenBudget: t.exposeInt('tokenBudget', {
+      nullable: true,
+      description: 'Model tokens the agents may spend on this map; null for no limit.',
+    }),
+    tokensUsed: t.exposeInt('tokensUsed', { description: 'Model tokens the agents have spent on this map.' }),
     version: t.exposeInt('version'),
     lastSeq: t.exposeInt('lastSeq', {
       description: 'Sequence number of the latest event; subscribe with `after` to resume.',
