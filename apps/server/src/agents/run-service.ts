@@ -7,6 +7,7 @@ import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { toWire } from '../events/map-event.ts';
 import { NodeBusyError } from './agent-errors.ts';
+import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
 
@@ -108,6 +109,7 @@ export class RunService {
     });
     if (!question) throw new NotFoundError('AgentQuestion', questionId);
     const reply = buildReply(question.kind, shortcut);
+    checkReplyLimits(question.kind, reply);
     const { run, waiting } = await mutateMap(ctx, question.mapId, async (tx, emit) => {
       const closed = await closeQuestion(tx, emit, question, {
         status: 'ANSWERED',

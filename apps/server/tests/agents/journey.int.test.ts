@@ -99,6 +99,28 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
     expect((await call(client, MAP, { id: map.id })).nodes).toHaveLength(1);
     const proposed = question.context.proposal?.subQuestions ?? question.context.subQuestions;
     expect(proposed).toHaveLength(2);
+    // Edits the run could not carry out are refused while the question keeps waiting; nothing changes.
+    for (const [bad, field] of [
+      [{ key: 'q1', question: '太长'.repeat(501), goal: '估算规模', dependsOn: [] }, 'reply.subQuestions.0.question'],
+      [{ key: 'q1', question: '   ', goal: '估算规模', dependsOn: [] }, 'reply.subQuestions.0.question'],
+    ] as const) {
+      const refused = await call(client, REVIEW_DECOMPOSITION, {
+        input: { requestId: question.requestId, accept: true, subQuestions: [bad] },
+      });
+      expect(refused).toMatchObject({ __typename: 'ValidationError', field });
+    }
+    const twice = await call(client, REVIEW_DECOMPOSITION, {
+      input: {
+        requestId: question.requestId,
+        accept: true,
+        subQuestions: [
+          { key: 'q1', question: '市场？', goal: '规模', dependsOn: [] },
+          { key: 'q1', question: '选址？', goal: '地点', dependsOn: [] },
+        ],
+      },
+    });
+    expect(twice).toMatchObject({ __typename: 'ValidationError', field: 'reply.subQuestions.1.key' });
+    expect((await call(client, MAP, { id: map.id })).nodes).toHaveLength(1);
     await call(client, REVIEW_DECOMPOSITION, {
       input: {
         requestId: question.requestId,
