@@ -8,6 +8,7 @@ import {
   REPLY_TO_AGENT,
   REVIEW_DECOMPOSITION,
   RUNS,
+  SET_CONCLUSION,
   UPDATE_MAP,
 } from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db';
@@ -188,6 +189,23 @@ describe('runs and their faults', () => {
     await waitForNodeStatus(client, first.id, 'WAITING');
     for (const c of children.slice(1))
       expect((await waitForQuestion(client, mapId, { kind: 'clarify', nodeId: c.id })).nodeId).toBe(c.id);
+  });
+
+  it('should start the parent’s conclusion when its last child concludes, unless the map pauses automatic runs', async () => {
+    for (const autoRun of [false, true]) {
+      const { mapId, rootId } = await mapWithRoot(client, `Bottom-up with autoRun ${autoRun}`);
+      await call(client, UPDATE_MAP, { input: { id: mapId, autoRun } });
+      const children: { id: string }[] = [];
+      for (const question of ['Who buys?', 'What does it cost?'])
+        children.push(await call(client, CREATE_NODE, { input: { mapId, parentId: rootId, question } }));
+      await call(client, SET_CONCLUSION, { input: { nodeId: children[0]!.id, conclusion: 'Students.' } });
+      await server.app.engine.idle();
+      expect((await call(client, RUNS, { mapId })).data).toEqual([]);
+      await call(client, SET_CONCLUSION, { input: { nodeId: children[1]!.id, conclusion: 'About 50k.' } });
+      await server.app.engine.idle();
+      const runs = (await call(client, RUNS, { mapId })).data as { nodeId: string }[];
+      expect(runs.map((r) => r.nodeId)).toEqual(autoRun ? [rootId] : []);
+    }
   });
 
   it('should stop model calls when the map token budget is spent, with a clear reason', async () => {
