@@ -1,6 +1,7 @@
 import {
   ADD_CONTEXT_ITEM,
   ADD_DEPENDENCY,
+  CLEAR_CONVERSATION,
   CREATE_NODE,
   DELETE_MAP,
   DELETE_NODE,
@@ -13,6 +14,8 @@ import {
   NODE,
   POST_MESSAGE,
   READINESS,
+  REMOVE_CONTEXT_ITEM,
+  REMOVE_DEPENDENCY,
   SET_CONCLUSION,
   UPDATE_MAP,
   UPDATE_NODE,
@@ -32,7 +35,7 @@ describe.each(providers)('identity and access on %s', (provider) => {
   let alice: ReturnType<TestServer['connect']>['client'];
   let bob: ReturnType<TestServer['connect']>['client'];
   let mapId: string;
-  let ids: { root: string; child: string; message: string };
+  let ids: { root: string; child: string; sibling: string; message: string; item: string };
 
   beforeAll(async () => {
     server = await startTestServer(provider);
@@ -44,7 +47,10 @@ describe.each(providers)('identity and access on %s', (provider) => {
     const message = await call(alice, POST_MESSAGE, {
       input: { nodeId: child.id, conversation: 'DECOMPOSE', content: 'secret' },
     });
-    ids = { root: root.id, child: child.id, message: message.id };
+    const sibling = await createNode(alice, mapId, 'sibling', root.id);
+    await call(alice, ADD_DEPENDENCY, { nodeId: child.id, dependsOnId: sibling.id });
+    const item = await call(alice, ADD_CONTEXT_ITEM, { nodeId: child.id, content: 'private note' });
+    ids = { root: root.id, child: child.id, sibling: sibling.id, message: message.id, item: item.id };
   });
   afterAll(() => server?.close());
 
@@ -79,6 +85,9 @@ describe.each(providers)('identity and access on %s', (provider) => {
       call(bob, ADD_CONTEXT_ITEM, { nodeId: ids.child, content: 'x' }),
       call(bob, POST_MESSAGE, { input: { nodeId: ids.child, conversation: 'CONCLUDE', content: 'x' } }),
       call(bob, SET_CONCLUSION, { input: { nodeId: ids.child, conclusion: 'x' } }),
+      call(bob, REMOVE_DEPENDENCY, { nodeId: ids.child, dependsOnId: ids.sibling }),
+      call(bob, REMOVE_CONTEXT_ITEM, { id: ids.item }),
+      call(bob, CLEAR_CONVERSATION, { nodeId: ids.child, conversation: 'DECOMPOSE' }),
     ];
     for (const result of await Promise.all(attempts)) expect(result).toMatchObject({ __typename: 'ForbiddenError' });
     expect(await snapshot(server.db)).toBe(before);
