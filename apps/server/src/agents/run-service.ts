@@ -191,7 +191,9 @@ export class RunService {
       );
       if (claimed.count === 0) continue;
       resumed++;
-      void this.engine.drive(run, null);
+      // From its last checkpoint; a run whose process died before the first one starts again from its input.
+      const checkpointed = await db.prisma.checkpoint.count({ where: { threadId: run.threadId } });
+      void this.engine.drive(run, checkpointed ? null : run.input);
     }
     return resumed;
   }

@@ -39,7 +39,9 @@ describe('runs left mid-step by a process that died', () => {
       const run = await server.db.prisma.agentRun.findUniqueOrThrow({ where: { id: abandoned.id } });
       return run.status !== 'RUNNING' ? run : null;
     }, 'the abandoned run to be driven again');
-    expect(['WAITING', 'COMPLETED', 'FAILED']).toContain(settled.status);
+    // Driven from the start by this process: the offline model's run pauses at its first question for the person.
+    expect(settled).toMatchObject({ status: 'WAITING', error: null });
+    expect(await server.db.prisma.agentQuestion.count({ where: { runId: abandoned.id, status: 'PENDING' } })).toBe(1);
     expect((await server.db.prisma.agentRun.findUniqueOrThrow({ where: { id: driven.id } })).status).toBe('RUNNING');
     // A second process sweeping at the same moment finds nothing left to claim.
     expect(await server.app.runs.recover(server.db)).toBe(0);
