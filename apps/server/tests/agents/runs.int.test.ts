@@ -2,6 +2,7 @@ import {
   CANCEL_RUN,
   CREATE_MAP,
   CREATE_NODE,
+  EVENTS,
   MAP,
   NODE,
   PROCESS_NODE,
@@ -154,6 +155,12 @@ describe('runs and their faults', () => {
     expect(node.children).toEqual([]);
     expect(before).not.toBe(await snapshot(server.db)); // the run and its failure are recorded …
     expect((await call(client, MAP, { id: second.mapId })).nodes).toHaveLength(1); // … but the map gained nothing
+    const events = (await call(client, EVENTS, { mapId: second.mapId, first: 500 })).events as Record<string, unknown>[];
+    expect(events.find((e) => e.__typename === 'RunFailed')).toMatchObject({
+      runId: run.id,
+      code: 'MODEL_UNPARSEABLE',
+      run: { raw: '{"intent": "MAYBE"}' },
+    });
   });
 
   it('should retry after a 429 and succeed, and fail with MODEL_TIMEOUT when the model never answers', async () => {
