@@ -155,7 +155,10 @@ describe('runs and their faults', () => {
     expect(node.children).toEqual([]);
     expect(before).not.toBe(await snapshot(server.db)); // the run and its failure are recorded …
     expect((await call(client, MAP, { id: second.mapId })).nodes).toHaveLength(1); // … but the map gained nothing
-    const events = (await call(client, EVENTS, { mapId: second.mapId, first: 500 })).events as Record<string, unknown>[];
+    const events = (await call(client, EVENTS, { mapId: second.mapId, first: 500 })).events as Record<
+      string,
+      unknown
+    >[];
     expect(events.find((e) => e.__typename === 'RunFailed')).toMatchObject({
       runId: run.id,
       code: 'MODEL_UNPARSEABLE',

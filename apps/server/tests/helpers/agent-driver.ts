@@ -1,4 +1,4 @@
-import { NODE, PENDING_QUESTIONS, RUNS } from '@thinkingmap/client';
+import { CREATE_MAP, CREATE_NODE, NODE, PENDING_QUESTIONS, PROCESS_NODE, RUNS } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
 import { call } from './test-server.ts';
 
@@ -81,4 +81,16 @@ export function waitForNodeStatus(client: Client, nodeId: string, status: string
     const node = await call(client, NODE, { id: nodeId });
     return node.status === status ? node : null;
   }, `node ${nodeId} to be ${status}`);
+}
+
+/**
+ * Creates a map whose root is `question`, processes the root (with an optional intent override) and waits
+ * until its drafted conclusion waits for the person's review.
+ */
+export async function processRootUntilReview(client: Client, question: string, intent?: string) {
+  const map = await call(client, CREATE_MAP, { input: { problem: question, understand: false } });
+  const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question } });
+  const run = await call(client, PROCESS_NODE, { nodeId: root.id, ...(intent ? { intent } : {}) });
+  const review = await waitForQuestion(client, map.id, { kind: 'review-conclusion', nodeId: root.id });
+  return { map: map as { id: string }, root: root as { id: string }, run: run as { id: string }, review };
 }

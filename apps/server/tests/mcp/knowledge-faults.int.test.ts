@@ -4,7 +4,7 @@ import { CREATE_MAP, CREATE_NODE, NODE, PROCESS_NODE, REPLY_TO_AGENT } from '@th
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMcpConfig } from '../../src/knowledge/default-mcp-config.ts';
 import { startKnowledge } from '../../src/knowledge/start-knowledge.ts';
-import { waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
+import { processRootUntilReview, waitForRun } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 
@@ -61,11 +61,7 @@ describe('knowledge retrieval through the API: a server dying mid-run', () => {
     cleanups.push(() => server.close());
     const { client } = server.connect(server.alice.token);
 
-    const question = '如何确定路线图的优先级？';
-    const map = await call(client, CREATE_MAP, { input: { problem: question, understand: false } });
-    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question } });
-    const run = await call(client, PROCESS_NODE, { nodeId: root.id });
-    const review = await waitForQuestion(client, map.id, { kind: 'review-conclusion', nodeId: root.id });
+    const { map, root, run, review } = await processRootUntilReview(client, '如何确定路线图的优先级？');
     await call(client, REPLY_TO_AGENT, { input: { requestId: review.requestId, accept: true } });
     await waitForRun(client, map.id, run.id, ['COMPLETED']);
 

@@ -8,7 +8,7 @@ import { repoDir } from '@thinkingmap/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMcpConfig } from '../../src/knowledge/default-mcp-config.ts';
 import { startKnowledge } from '../../src/knowledge/start-knowledge.ts';
-import { waitForQuestion } from '../helpers/agent-driver.ts';
+import { processRootUntilReview, waitForQuestion } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
@@ -125,11 +125,7 @@ describe('knowledge retrieval through the API', () => {
     const server = await startTestServer('sqlite', { knowledge: knowledge.port, model: model.model });
     cleanups.push(() => server.close());
     const { client } = server.connect(server.alice.token);
-    const question = '如何确定路线图的优先级？';
-    const map = await call(client, CREATE_MAP, { input: { problem: question, understand: false } });
-    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question } });
-    await call(client, PROCESS_NODE, { nodeId: root.id, intent: 'CONCLUDE' });
-    await waitForQuestion(client, map.id, { kind: 'review-conclusion', nodeId: root.id });
+    const { root } = await processRootUntilReview(client, '如何确定路线图的优先级？', 'CONCLUDE');
 
     const node = await call(client, NODE, { id: root.id });
     const conclude = (
@@ -180,10 +176,7 @@ describe('knowledge retrieval through the API', () => {
     const server = await startTestServer('sqlite', { knowledge: knowledge.port, model: model.model });
     cleanups.push(() => server.close());
     const { client } = server.connect(server.alice.token);
-    const map = await call(client, CREATE_MAP, { input: { problem: '产品路线图怎么排？', understand: false } });
-    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: '产品路线图怎么排？' } });
-    await call(client, PROCESS_NODE, { nodeId: root.id });
-    await waitForQuestion(client, map.id, { kind: 'review-conclusion', nodeId: root.id });
+    const { root } = await processRootUntilReview(client, '产品路线图怎么排？');
 
     expect(offered[0]).toContain('- domain_knowledge: ');
     const node = await call(client, NODE, { id: root.id });
