@@ -7,8 +7,19 @@ const require = createRequire(import.meta.url);
 export default defineConfig({
   plugins: [sveltekit()],
   server: {
-    // `vite dev` talks to a server started with `pnpm start` (port 4000), subscriptions included.
-    proxy: { '/graphql': { target: 'http://127.0.0.1:4000', ws: true, changeOrigin: true } },
+    // `vite dev` talks to a server started with `pnpm start` (port 4000), subscriptions included. The server only
+    // answers its own origin, so the proxied requests carry the server's origin instead of Vite's.
+    proxy: {
+      '/graphql': {
+        target: 'http://127.0.0.1:4000',
+        ws: true,
+        changeOrigin: true,
+        configure: (proxy) => {
+          proxy.on('proxyReq', (request) => request.setHeader('origin', 'http://127.0.0.1:4000'));
+          proxy.on('proxyReqWs', (request) => request.setHeader('origin', 'http://127.0.0.1:4000'));
+        },
+      },
+    },
   },
   resolve: process.env.VITEST
     ? {

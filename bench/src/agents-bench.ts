@@ -1,10 +1,32 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ChatRequest, type ModelPort, OfflineModel, type StructuredRequest } from '@thinkingmap/agent-core';
+import { MemorySaver } from '@langchain/langgraph';
+import {
+  type ChatRequest,
+  createProcessNodeGraph,
+  driveRun,
+  type ModelPort,
+  OfflineModel,
+  resumeWith,
+  SILENT_EVENTS,
+  type StructuredRequest,
+} from '@thinkingmap/agent-core';
+import { InMemoryStore } from '@thinkingmap/agent-core/testing';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
-import { ms } from './stats.ts';
+import { type DbProfile, profileDatabase } from './db-profile.ts';
+import { ms, summarize } from './stats.ts';
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** Leaves processed for the per-node figures (a root with this many children: a 100-node tree). */
+const LEAVES = Number(process.env.BENCH_AGENT_LEAVES ?? 99);
+/** Leaves processed first and not measured (JIT, caches, SQLite pages). */
+const WARM_UP = 10;
+const MODEL_DELAY_MS = 200;
+/** Interleaved rounds of the sibling runs (one, eight, and the framework's two). */
+const SIBLING_ROUNDS = Number(process.env.BENCH_SIBLING_ROUNDS ?? 5);
 
 /** The offline model with a fixed latency per call, to stand in for a real model's 200 ms. */
 class DelayedModel implements ModelPort {
@@ -22,30 +44,84 @@ class DelayedModel implements ModelPort {
   }
 }
 
-async function withApp<T>(
-  model: ModelPort,
-  work: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<T>,
-): Promise<T> {
+/**
+ * The framework's own cost: the same process-node graph on LangGraph's in-memory saver and agent-core's
+ * in-memory store, driven start → question → reply → concluded like the product does. Returns the time of
+ * each measured leaf.
+ */
+async function frameworkPerNode(model: ModelPort, leaves: number): Promise<number[]> {
+  const { graph, store, ids } = await inMemoryTree(model, leaves + WARM_UP);
+  const samples: number[] = [];
+  for (const [i, nodeId] of ids.entries()) {
+    const start = performance.now();
+    const { waiting, options } = await pauseInMemory(graph, store, nodeId, 'CONCLUDE');
+    const done = await driveRun(graph, resumeWith(waiting.questions[0]!.requestId, { action: 'accept' }), options);
+    if (done.status !== 'COMPLETED') throw new Error(`expected the run to complete, got ${done.status}`);
+    if (i >= WARM_UP) samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+/** The framework's wall time for `siblings` leaves driven at once to their question. */
+async function frameworkSiblings(model: ModelPort, siblings: number): Promise<number> {
+  const { graph, store, ids } = await inMemoryTree(model, siblings);
+  const start = performance.now();
+  await Promise.all(ids.map((nodeId) => pauseInMemory(graph, store, nodeId, null)));
+  return performance.now() - start;
+}
+
+async function inMemoryTree(model: ModelPort, leaves: number) {
+  const store = new InMemoryStore();
+  const map = store.addMap({ problem: 'How do we grow?' });
+  const root = await store.createNode({ mapId: map.id, parentId: null, question: 'How do we grow?', goal: '' });
+  const ids: string[] = [];
+  for (let i = 0; i < leaves; i++)
+    ids.push(
+      (await store.createNode({ mapId: map.id, parentId: root.id, question: `Channel ${i + 1}?`, goal: '' })).id,
+    );
+  const graph = createProcessNodeGraph({ model, store, events: SILENT_EVENTS }, { checkpointer: new MemorySaver() });
+  return { graph, store, ids };
+}
+
+async function pauseInMemory(
+  graph: ReturnType<typeof createProcessNodeGraph>,
+  store: InMemoryStore,
+  nodeId: string,
+  intentOverride: 'CONCLUDE' | null,
+) {
+  const options = {
+    run: { runId: nodeId, graph: 'process-node', nodeId },
+    threadId: nodeId,
+    events: SILENT_EVENTS,
+    usage: () => ({ promptTokens: 0, completionTokens: 0 }),
+    store,
+  };
+  const waiting = await driveRun(graph, { nodeId, intentOverride }, options);
+  if (waiting.status !== 'WAITING') throw new Error(`expected a question, got ${waiting.status}`);
+  return { waiting, options };
+}
+
+async function withApp<T>(model: ModelPort, work: (app: App, profile: DbProfile) => Promise<T>): Promise<T> {
   const file = join(tmpdir(), `tm-agents-bench-${process.pid}-${Date.now()}.db`);
-  const db = await openDatabase({ url: `file:${file}` });
+  const opened = await openDatabase({ url: `file:${file}` });
+  const { db, profile } = profileDatabase(opened);
   const app = await buildApp({ db, model, localTokenFile: null });
   try {
-    return await work(app);
+    return await work(app, profile);
   } finally {
     await app.stop();
-    await db.close();
+    await opened.close();
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   }
 }
 
 /** Creates a map with a root and `children` children through the command layer, autoRun off. */
-async function seedTree(app: Awaited<ReturnType<typeof buildApp>>, children: number) {
-  const viewer = app.localUser!;
-  const ctx = { db: app.db, bus: app.bus, viewer };
-  const { createMap } = await import('../../apps/server/src/commands/map-commands.ts');
+async function seedTree(app: App, children: number) {
+  const ctx = { db: app.db, bus: app.bus, viewer: app.localUser! };
+  const { createMap, updateMap } = await import('../../apps/server/src/commands/map-commands.ts');
   const { createNode } = await import('../../apps/server/src/commands/node-commands.ts');
   const map = await createMap(ctx, { title: 'Agents benchmark' });
-  await app.db.prisma.map.update({ where: { id: map.id }, data: { autoRun: false } });
+  await updateMap(ctx, { id: map.id, autoRun: false });
   const root = await createNode(ctx, { mapId: map.id, question: 'How do we grow?' });
   const ids: string[] = [];
   for (let i = 0; i < children; i++)
@@ -55,67 +131,141 @@ async function seedTree(app: Awaited<ReturnType<typeof buildApp>>, children: num
   return { ctx, mapId: map.id, ids };
 }
 
-async function questionOf(app: Awaited<ReturnType<typeof buildApp>>, nodeId: string) {
-  for (;;) {
-    const q = await app.db.prisma.agentQuestion.findFirst({ where: { nodeId, status: 'PENDING' } });
-    if (q) return q;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+/** Resolves with the id of the first question each node's run asks (from the map's events: no polling). */
+function questionsOf(app: App, mapId: string, nodeIds: string[]): Map<string, Promise<string>> {
+  const resolvers = new Map<string, (questionId: string) => void>();
+  const questions = new Map(
+    nodeIds.map((id) => [id, new Promise<string>((resolve) => resolvers.set(id, resolve))] as const),
+  );
+  const stop = app.bus.listen(mapId, (event) => {
+    if (event.type !== 'AgentQuestion' || !event.payload.question.nodeId) return;
+    resolvers.get(event.payload.question.nodeId)?.(event.payload.question.id);
+  });
+  void Promise.all(questions.values()).then(stop);
+  return questions;
 }
 
+/** Per-node figures of the product on SQLite with an instant model, and where the time went. */
+async function productPerNode() {
+  return withApp(new OfflineModel(), async (app, profile) => {
+    const { ctx, mapId, ids } = await seedTree(app, LEAVES + WARM_UP);
+    const questions = questionsOf(app, mapId, ids);
+    const samples: number[] = [];
+    let checkpointBytes = 0;
+    for (const [i, nodeId] of ids.entries()) {
+      if (i === WARM_UP) profile.reset();
+      const start = performance.now();
+      const run = await app.runs.processNode(ctx, { nodeId, intent: 'CONCLUDE' });
+      const questionId = await questions.get(nodeId)!;
+      await app.engine.idle();
+      const paused = performance.now();
+      if (i >= WARM_UP) {
+        const [rows, writes] = await Promise.all([
+          app.db.read.checkpoint.findMany({ where: { threadId: run.threadId } }),
+          app.db.read.checkpointWrite.findMany({ where: { threadId: run.threadId } }),
+        ]);
+        checkpointBytes +=
+          rows.reduce((n, r) => n + r.checkpointData.length + r.metadataData.length, 0) +
+          writes.reduce((n, w) => n + w.valueData.length, 0);
+      }
+      const replied = performance.now();
+      await app.runs.reply(ctx, questionId, { accept: true });
+      await app.engine.idle();
+      if (i >= WARM_UP) samples.push(paused - start + (performance.now() - replied));
+    }
+    const steps = await app.db.read.event.count({ where: { mapId, type: 'AgentStep' } });
+    return {
+      samples,
+      stepsPerNode: steps / ids.length,
+      checkpointKb: checkpointBytes / LEAVES / 1024,
+      writes: [...profile.writes].map(([kind, w]) => ({ kind, count: w.count / LEAVES, ms: w.ms / LEAVES })),
+      reads: [...profile.reads.values()].reduce((n, r) => n + r.count, 0) / LEAVES,
+      readMs: [...profile.reads.values()].reduce((n, r) => n + r.ms, 0) / LEAVES,
+    };
+  });
+}
+
+/** Wall time from starting `siblings` runs at once to every one of them waiting with its question. */
+async function siblingsToQuestion(siblings: number): Promise<number> {
+  return withApp(new DelayedModel(MODEL_DELAY_MS), async (app) => {
+    const { ctx, mapId, ids } = await seedTree(app, siblings);
+    const questions = questionsOf(app, mapId, ids);
+    const start = performance.now();
+    await Promise.all(ids.map((nodeId) => app.runs.processNode(ctx, { nodeId })));
+    await Promise.all(questions.values());
+    const wall = performance.now() - start;
+    await app.engine.idle();
+    return wall;
+  });
+}
+
+const ratio = (value: number, of: number) => `${(value / of).toFixed(2)}×`;
+const median = (samples: number[]) => summarize(samples).p50;
+const mean = (samples: number[]) => samples.reduce((n, x) => n + x, 0) / samples.length;
+
 /**
- * Issue 3's figures: orchestration overhead per processed node (instant model, 100-node tree), wall time of
- * 8 independent siblings with 200 ms model calls against one, and checkpoint bytes per run.
+ * Agents' figures: orchestration per processed node with an instant model (start → question → reply →
+ * concluded) beside the framework's own cost for the same graph in memory, where the product's time goes
+ * (writes by kind, reads), checkpoint bytes, and 8 independent siblings with 200 ms model calls against one.
+ * Medians, and the sibling runs interleaved, so a burst of other work on the machine moves them little.
  */
 export async function benchAgents() {
-  const rows: Record<string, string | number>[] = [];
-  await withApp(new OfflineModel(), async (app) => {
-    const { ctx, ids } = await seedTree(app, 99);
-    let checkpointBytes = 0;
-    const start = performance.now();
-    for (const nodeId of ids) {
-      const run = await app.runs.processNode(ctx, { nodeId, intent: 'CONCLUDE' });
-      const question = await questionOf(app, nodeId);
-      await app.engine.idle();
-      const rows = await app.db.prisma.checkpoint.findMany({ where: { threadId: run.threadId } });
-      const writes = await app.db.prisma.checkpointWrite.findMany({ where: { threadId: run.threadId } });
-      checkpointBytes +=
-        rows.reduce((n, r) => n + r.checkpointData.length + r.metadataData.length, 0) +
-        writes.reduce((n, w) => n + w.valueData.length, 0);
-      await app.runs.reply(ctx, question.id, { accept: true });
-      await app.engine.idle();
-    }
-    const perNode = (performance.now() - start) / ids.length;
-    const steps = await app.db.prisma.event.count({ where: { type: 'AgentStep' } });
-    rows.push({
-      figure: 'orchestration per processed node (instant model, 99 leaves of a 100-node tree)',
-      value: ms(perNode),
-      note: `${Math.round(steps / ids.length)} step events per node, start → question → reply → concluded`,
-    });
-    rows.push({
-      figure: 'checkpoint bytes stored per run at its question',
-      value: `${Math.round(checkpointBytes / ids.length / 1024)} KB`,
-      note: 'deleted when the run completes',
-    });
-  });
-  for (const siblings of [1, 8]) {
-    await withApp(new DelayedModel(200), async (app) => {
-      const { ctx, ids } = await seedTree(app, siblings);
-      const start = performance.now();
-      await Promise.all(ids.map((nodeId) => app.runs.processNode(ctx, { nodeId })));
-      await Promise.all(ids.map((nodeId) => questionOf(app, nodeId)));
-      const wall = performance.now() - start;
-      rows.push({
-        figure: `${siblings} independent sibling(s) to their question, 200 ms per model call`,
-        value: ms(wall),
-        note: 'intent + draft: 2 model calls each',
-      });
-      await app.engine.idle();
-    });
+  const framework = await frameworkPerNode(new OfflineModel(), LEAVES);
+  const product = await productPerNode();
+  const delayed = new DelayedModel(MODEL_DELAY_MS);
+  const walls = {
+    one: [] as number[],
+    eight: [] as number[],
+    frameworkOne: [] as number[],
+    frameworkEight: [] as number[],
+  };
+  for (let round = 0; round < SIBLING_ROUNDS; round++) {
+    walls.one.push(await siblingsToQuestion(1));
+    walls.eight.push(await siblingsToQuestion(8));
+    walls.frameworkOne.push(await frameworkSiblings(delayed, 1));
+    walls.frameworkEight.push(await frameworkSiblings(delayed, 8));
   }
-  console.log('\n(d) agents');
-  console.table(rows);
-  const one = Number.parseFloat(String(rows.at(-2)?.value));
-  const eight = Number.parseFloat(String(rows.at(-1)?.value));
-  console.log(`  8 siblings / 1 sibling: ${(eight / one).toFixed(2)} (aim: under 2)`);
+  const perNode = median(product.samples);
+  const frameworkNode = median(framework);
+  const [one, eight] = [median(walls.one), median(walls.eight)];
+
+  console.log('\n(d) agents (medians)');
+  console.table([
+    {
+      figure: `orchestration per processed node (instant model, ${LEAVES} leaves of a ${LEAVES + WARM_UP + 1}-node tree, SQLite)`,
+      value: ms(perNode),
+      note: `mean ${ms(mean(product.samples))}; ${Math.round(product.stepsPerNode)} step events per node, start → question → reply → concluded`,
+    },
+    {
+      figure: 'same graph, in-memory saver and store (what the framework itself costs)',
+      value: ms(frameworkNode),
+      note: `mean ${ms(mean(framework))}; product / framework: ${ratio(perNode, frameworkNode)}`,
+    },
+    {
+      figure: 'checkpoint bytes stored per run at its question',
+      value: `${Math.round(product.checkpointKb)} KB`,
+      note: 'deleted when the run completes',
+    },
+    {
+      figure: `1 sibling to its question, ${MODEL_DELAY_MS} ms per model call`,
+      value: ms(one),
+      note: `intent + draft; ${SIBLING_ROUNDS} rounds`,
+    },
+    {
+      figure: '8 independent siblings at once, same',
+      value: ms(eight),
+      note: `${ratio(eight, one)} one sibling (framework in memory: ${ratio(median(walls.frameworkEight), median(walls.frameworkOne))})`,
+    },
+  ]);
+  console.log(
+    '  where a processed node spends its database time (means per node; a write counts from its call to commit):',
+  );
+  console.table([
+    ...product.writes.map((w) => ({ what: `writes: ${w.kind}`, count: w.count.toFixed(1), time: ms(w.ms) })),
+    { what: 'reads', count: product.reads.toFixed(1), time: ms(product.readMs) },
+  ]);
+  console.log(
+    `  aims: ≤ 30 ms per node (${ms(perNode)}), ≤ 3× the framework (${ratio(perNode, frameworkNode)}), ` +
+      `8 siblings ≤ 1.15× one (${ratio(eight, one)})`,
+  );
 }

@@ -1,12 +1,20 @@
 import { Agent, request } from 'node:http';
-import { createClient as createWsClient } from 'graphql-ws';
+import type { ResultOf } from '@thinkingmap/client';
+import { print } from 'graphql';
+import { createClient as createWsClient, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { FANOUT_SUBSCRIPTION, FANOUT_UPDATE_NODE } from './bench-documents.ts';
 import { startChildServer } from './child-server.ts';
 import { ms, summarize } from './stats.ts';
 
-const SUBSCRIPTION = `subscription Fanout($mapId: ID!) {
-  mapEvents(mapId: $mapId) { __typename ... on NodeUpdated { seq node { question } } }
-}`;
+const SUBSCRIPTION = print(FANOUT_SUBSCRIPTION);
+type FanoutResult = Pick<FormattedExecutionResult<ResultOf<typeof FANOUT_SUBSCRIPTION>>, 'data'>;
+
+/** The question an event carries ('' for any other event). */
+const questionOf = (result: FanoutResult) => {
+  const event = result.data?.mapEvents;
+  return event?.__typename === 'NodeUpdated' ? event.node.question : '';
+};
 
 type Subscriber = { dispose(): void };
 type OnEvent = (question: string) => void;
@@ -18,9 +26,9 @@ function subscribeWs(endpoint: string, token: string, mapId: string, onEvent: On
     connectionParams: { authorization: `Bearer ${token}` },
     retryAttempts: 0,
   });
-  client.subscribe(
+  client.subscribe<ResultOf<typeof FANOUT_SUBSCRIPTION>>(
     { query: SUBSCRIPTION, variables: { mapId } },
-    { next: (r) => onEvent((r.data as any)?.mapEvents?.node?.question ?? ''), error: () => {}, complete: () => {} },
+    { next: (r) => onEvent(questionOf(r)), error: () => {}, complete: () => {} },
   );
   return { dispose: () => void client.dispose() };
 }
@@ -45,7 +53,7 @@ function subscribeSse(endpoint: string, token: string, mapId: string, onEvent: O
         const message = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = message.split('\n').find((line) => line.startsWith('data:'));
-        if (data) onEvent((JSON.parse(data.slice(5)) as any)?.data?.mapEvents?.node?.question ?? '');
+        if (data) onEvent(questionOf(JSON.parse(data.slice(5)) as FanoutResult));
       }
     });
   });
@@ -60,12 +68,13 @@ async function mutate(endpoint: string, token: string, nodeId: string, question:
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({
-      query: 'mutation($i: UpdateNodeInput!) { updateNode(input: $i) { __typename ... on Node { version } } }',
+      query: print(FANOUT_UPDATE_NODE),
       variables: { i: { id: nodeId, expectedVersion: mutate.version[nodeId], question } },
     }),
   });
-  const body = (await response.json()) as { data: { updateNode: { version?: number } } };
-  mutate.version[nodeId] = body.data.updateNode.version ?? mutate.version[nodeId]!;
+  const body = (await response.json()) as { data: ResultOf<typeof FANOUT_UPDATE_NODE> };
+  const result = body.data.updateNode;
+  if (result.__typename === 'Node') mutate.version[nodeId] = result.version;
 }
 mutate.version = {} as Record<string, number>;
 

@@ -1,11 +1,11 @@
+import { print } from 'graphql';
+import { MAP_NODES_QUERY } from './bench-documents.ts';
 import { startChildServer } from './child-server.ts';
 import { runLoad } from './http-load.ts';
 import { ms } from './stats.ts';
 import { hasWrk, runWrk, warmWrk } from './wrk-load.ts';
 
-const QUERY = `query MapNodes($id: ID!) {
-  map(id: $id) { ... on Map { nodes { id question goal status parentId dependencies { dependsOnId } } } }
-}`;
+const QUERY = print(MAP_NODES_QUERY);
 
 /**
  * (a) A 1,000-node map (question, goal, status, parent, dependencies) through the GraphQL API, beside a

@@ -15,9 +15,9 @@ const file = join(tmpdir(), `thinkingmap-bench-${process.pid}.db`);
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? `file:${file}`;
 
 const db = await openDatabase({ url: databaseUrl });
-const { user, token } = await createUserWithToken(db.prisma, 'Bench');
-const mapId = await seedMap(db.prisma, user.id, 1000);
-const target = await db.prisma.node.findFirstOrThrow({ where: { mapId, parentId: { not: null } } });
+const { user, token } = await createUserWithToken(db, 'Bench');
+const mapId = await seedMap(db, user.id, 1000);
+const target = await db.read.node.findFirstOrThrow({ where: { mapId, parentId: { not: null } } });
 await db.close();
 
 console.log(

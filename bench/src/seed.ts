@@ -1,12 +1,14 @@
-import type { Db } from '@thinkingmap/db';
+import type { Database } from '@thinkingmap/db';
 import { createId } from './ids.ts';
 
 /**
  * Seeds a map of `size` nodes: a root, ~√size children, the rest spread as grandchildren, and a chain of
  * sibling dependencies on every third grandchild. Bulk inserts: this measures reads, not seeding.
  */
-export async function seedMap(db: Db, ownerId: string, size: number): Promise<string> {
-  const map = await db.map.create({ data: { ownerId, title: `Benchmark map (${size} nodes)`, constraints: [] } });
+export async function seedMap(db: Database, ownerId: string, size: number): Promise<string> {
+  const map = await db.write((tx) =>
+    tx.map.create({ data: { ownerId, title: `Benchmark map (${size} nodes)`, constraints: [] } }),
+  );
   const rootId = createId();
   const nodes: { id: string; parentId: string | null; position: number; question: string }[] = [
     {
@@ -39,16 +41,18 @@ export async function seedMap(db: Db, ownerId: string, size: number): Promise<st
     if (previous && i % 3 === 0) dependencies.push({ nodeId: node.id, dependsOnId: previous.id });
     nodes.push(node);
   }
-  await db.node.createMany({
-    data: nodes.map((n) => ({
-      ...n,
-      mapId: map.id,
-      goal: 'Find the decisive facts',
-      constraints: [],
-      status: 'READY' as const,
-      type: n.parentId ? ('TASK' as const) : ('ROOT' as const),
-    })),
+  await db.write(async (tx) => {
+    await tx.node.createMany({
+      data: nodes.map((n) => ({
+        ...n,
+        mapId: map.id,
+        goal: 'Find the decisive facts',
+        constraints: [],
+        status: 'READY' as const,
+        type: n.parentId ? ('TASK' as const) : ('ROOT' as const),
+      })),
+    });
+    await tx.dependency.createMany({ data: dependencies.map((d) => ({ ...d, id: createId(), mapId: map.id })) });
   });
-  await db.dependency.createMany({ data: dependencies.map((d) => ({ ...d, id: createId(), mapId: map.id })) });
   return map.id;
 }

@@ -41,7 +41,7 @@ if (mode === 'graphql') {
     const t0 = performance.now();
     res.on('finish', () => serverTimes.push(performance.now() - t0));
     const mapId = new URL(req.url ?? '/', 'http://x').searchParams.get('mapId') ?? '';
-    const map = await db.prisma.map.findUnique({
+    const map = await db.read.map.findUnique({
       where: { id: mapId },
       select: {
         nodes: {

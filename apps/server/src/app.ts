@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,14 +10,19 @@ import type { Context, SubscribePayload } from 'graphql-ws';
 import { type Extra, useServer } from 'graphql-ws/use/ws';
 import { createYoga, maskError } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { RUN_LEASE_MS, RunEngine, type RunSettings } from './agents/run-engine.ts';
+import { RUN_HEARTBEAT_MS, RUN_LEASE_MS, RunEngine, type RunSettings } from './agents/run-engine.ts';
 import { RunService } from './agents/run-service.ts';
+import type { Access } from './auth/access.ts';
 import { ensureLocalUser } from './auth/local-user.ts';
+import { useRevocableSubscriptions } from './auth/revocable-subscriptions.ts';
+import { TokenRevocations } from './auth/token-revocations.ts';
 import { createTokenResolver } from './auth/tokens.ts';
-import { type IdentityOptions, parseBearer, resolveViewer } from './auth/viewer.ts';
+import { type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
+import { createCompiledQueryCache } from './compiled-query-cache.ts';
 import { DomainError } from './errors/domain-errors.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
+import { watchForGaps } from './events/gap-watch.ts';
 import type { MapEvent } from './events/map-event.ts';
 import { createFairQueue } from './fair-queue.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
@@ -25,6 +31,10 @@ import { MapReadCache } from './read-cache/map-read-cache.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { createLoaders } from './schema/loaders.ts';
 import { schema } from './schema/schema.ts';
+import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, readBody } from './security/body-limit.ts';
+import { useHiddenSchema, useNoInternalDetails } from './security/hide-schema.ts';
+import { armorPlugin, boundedParserCache, useExecutionTimeout } from './security/query-limits.ts';
+import { createRequestGuard, type RequestGuardOptions } from './security/request-guard.ts';
 
 /** Options for {@link buildApp}. Everything has an embedded default. */
 export interface AppOptions {
@@ -56,6 +66,24 @@ export interface AppOptions {
   recoverRuns?: boolean;
   /** GraphQL requests executed at once; more wait in arrival order (default 8). */
   maxConcurrentRequests?: number;
+  /**
+   * Who may reach the server from a browser (hosts and origins besides the server's own), see
+   * security/request-guard.ts.
+   */
+  guard?: RequestGuardOptions;
+  /** Hide the schema: no GraphiQL, no introspection, no field suggestions, no parser messages (default: requireToken). */
+  hideSchema?: boolean;
+  /** Largest request body read, in bytes (1 MB). */
+  maxBodyBytes?: number;
+  /** Queries running longer are answered with a time-limit error (10 s). */
+  executionTimeoutMs?: number;
+  /**
+   * This instance's stable name (TM_INSTANCE_ID): at boot, runs its previous process left RUNNING are resumed at
+   * once instead of after their lease. Must differ between instances sharing a database; random by default.
+   */
+  instanceId?: string;
+  /** How often open subscriptions compare their maps' lastSeq with what Redis delivered (5 s; Redis only). */
+  gapCheckMs?: number;
   /** Called after every committed command (agents hook in here). */
   onCommitted?: (events: readonly MapEvent[]) => void;
   log?: (message: string) => void;
@@ -74,8 +102,12 @@ export interface App {
   model: { offline: boolean; label: string };
   localUser: User | null;
   localToken: string | null;
-  /** What MCP tools act through for `viewer` (the stdio command serves them without HTTP). */
-  mcpContext(viewer: User): McpContext;
+  /** What MCP tools act through for `access` (the stdio command serves them without HTTP). */
+  mcpContext(access: Access): McpContext;
+  /** Resolves a bearer token (the stdio command acts with TM_TOKEN). */
+  resolveAccess(token: string | null): Promise<Access>;
+  /** Revocations: tests wait until a connection of a token is tracked. */
+  revocations: TokenRevocations;
   /** Listens (port 0 = any free port); resolves with the base URL. */
   start(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
@@ -91,44 +123,52 @@ function toGraphQLError(error: unknown): GraphQLError {
   return error instanceof GraphQLError ? error : new GraphQLError('Unexpected error.');
 }
 
-/** A bounded cache of compiled queries (clients send a handful of distinct documents). */
-function jitCache() {
-  const compiled = new Map<string, unknown>();
-  return {
-    get: (key: string) => compiled.get(key) as never,
-    set: (key: string, value: unknown) => {
-      if (compiled.size >= 500) compiled.delete(compiled.keys().next().value as string);
-      compiled.set(key, value);
-    },
-  };
-}
-
 /** Builds the GraphQL server (HTTP, SSE and WebSocket on one port) without starting it. */
 export async function buildApp(options: AppOptions = {}): Promise<App> {
   const log = options.log ?? (() => {});
   const logError = options.logError ?? ((error: unknown) => console.error('[thinkingmap] unexpected error:', error));
   const db = options.db ?? (await openDatabase({ url: options.databaseUrl, log }));
-  const bus = createEventBus({ redisUrl: options.redisUrl });
+  const bus = createEventBus({ redisUrl: options.redisUrl, logError });
   const tokenFile = options.localTokenFile === undefined ? join(repoDir, '.data/local-token') : options.localTokenFile;
-  const local = options.requireToken
-    ? { user: null, token: null }
-    : await ensureLocalUser(db.prisma, tokenFile ?? undefined);
-  const identity: IdentityOptions = { resolveToken: createTokenResolver(db.prisma), localUser: local.user };
+  const local = options.requireToken ? { user: null, token: null } : await ensureLocalUser(db, tokenFile ?? undefined);
+  const tokens = createTokenResolver(db.read);
+  const identity: IdentityOptions = { tokens, localUser: local.user };
+  const revocations = new TokenRevocations(bus, tokens);
+  const hideSchema = options.hideSchema ?? !!options.requireToken;
+  const guard = createRequestGuard(options.guard);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  const cache = new MapReadCache(bus);
+  const cache = new MapReadCache();
   const model = options.model ?? createModelFromEnv();
-  const settings: RunSettings = { questionTtlMs: 30 * 60_000, maxQuestions: 3, ...options.runSettings };
+  const settings: RunSettings = {
+    questionTtlMs: 30 * 60_000,
+    maxQuestions: 3,
+    heartbeatMs: RUN_HEARTBEAT_MS,
+    maxMissedHeartbeats: 3,
+    ...options.runSettings,
+  };
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.
   const onCommitted = (events: readonly MapEvent[]) => {
     void runs.onEvents({ db, bus, onCommitted }, events);
     options.onCommitted?.(events);
   };
-  const engine = new RunEngine({ db, bus, model, knowledge: options.knowledge, settings, onCommitted });
+  const owner = { instanceId: options.instanceId ?? randomUUID(), bootId: randomUUID() };
+  const engine = new RunEngine({
+    db,
+    bus,
+    model,
+    knowledge: options.knowledge,
+    settings,
+    onCommitted,
+    logError,
+    owner,
+  });
   const runs = new RunService(engine);
   const modelInfo = { offline: model.offline, label: model.label };
-  const contextFor = (viewer: User): GraphQLContext => {
-    const commands: CommandContext = { db, bus, viewer, onCommitted };
-    return { db, bus, viewer, cache, commands, runs, model: modelInfo, loaders: createLoaders(db.prisma) };
+  const contextFor = (access: Access): GraphQLContext => {
+    const commands: CommandContext = { db, bus, viewer: access.viewer, scope: access.scope, onCommitted };
+    const loaders = createLoaders(db.read);
+    return { db, bus, viewer: access.viewer, access, revocations, cache, commands, runs, model: modelInfo, loaders };
   };
   const expiry = setInterval(
     () => void runs.expireDue({ db, bus, onCommitted }).catch((error) => logError(error)),
@@ -142,12 +182,23 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       : setInterval(() => void runs.recover(db).catch((error) => logError(error)), RUN_LEASE_MS / 3);
   recovery?.unref();
   if (options.recoverRuns !== false) await runs.recover(db);
+  // Redis may drop messages: subscriptions re-read the log when their map moved past what arrived.
+  const stopGapWatch = options.redisUrl
+    ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError })
+    : () => {};
 
-  const yoga = createYoga<{ viewer?: User }, GraphQLContext>({
+  const yoga = createYoga<{ access?: Access }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: { title: 'ThinkingMap GraphQL' },
+    graphiql: hideSchema ? false : { title: 'ThinkingMap GraphQL' },
+    // Only reached by requests the guard let through: the server's own origin, or one the operator allowed.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      return origin && guard.allowsOrigin(origin, request.headers.get('host') ?? undefined)
+        ? { origin: [origin], credentials: true }
+        : false;
+    },
     maskedErrors: {
       isDev: false,
       // Unexpected errors reach the client as "Unexpected error." only; the server log keeps the cause.
@@ -158,55 +209,101 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       },
     },
     logging: false,
+    parserAndValidationCache: boundedParserCache(),
     // Compiled queries: large map reads execute several times faster than with graphql-js.
-    plugins: [useGraphQlJit({}, { cache: jitCache() })],
+    plugins: [
+      armorPlugin({ hideSchema }),
+      useNoInternalDetails(),
+      ...(hideSchema ? [useHiddenSchema()] : []),
+      useGraphQlJit({}, { cache: createCompiledQueryCache(), onError: (result) => logError(result.errors) }),
+      useExecutionTimeout(options.executionTimeoutMs ?? 10_000),
+      useRevocableSubscriptions(revocations),
+    ],
     context: async (initial) => {
-      if (initial.viewer) return contextFor(initial.viewer);
+      if (initial.access) return contextFor(initial.access);
       try {
         const token = parseBearer(initial.request.headers.get('authorization'));
-        return contextFor(await resolveViewer(token, identity));
+        return contextFor(await resolveAccess(token, identity));
       } catch (error) {
         throw toGraphQLError(error);
       }
     },
   });
 
-  const mcpContext = (viewer: User): McpContext => ({ commands: { db, bus, viewer, onCommitted }, runs, logError });
-  const mcp = createMcpHttpHandler({ identity, contextFor: mcpContext, logError });
+  const mcpContext = (access: Access): McpContext => ({
+    commands: { db, bus, viewer: access.viewer, scope: access.scope, onCommitted },
+    runs,
+    logError,
+  });
+  const mcp = createMcpHttpHandler({ identity, contextFor: mcpContext, logError, maxBodyBytes });
   const web = options.webHandler;
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
+  // GraphQL over HTTP: the body is read here, bounded, and handed to Yoga (as body-parser middleware would).
+  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown) => {
+    if (req.method === 'POST') {
+      try {
+        (req as IncomingMessage & { body?: Buffer }).body = await readBody(req, maxBodyBytes);
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) return void res.destroy();
+        res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+        return void res.end(
+          JSON.stringify({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }),
+        );
+      }
+    }
+    return serve();
+  };
   const server = createServer((req, res) => {
+    const api = isMcpRequest(req.url) || !web || !!req.url?.startsWith(yoga.graphqlEndpoint);
+    const refusal = guard.check(req, api);
+    if (refusal) return guard.refuse(res, refusal);
     if (isMcpRequest(req.url)) return void mcp(req, res);
-    if (!web || req.url?.startsWith(yoga.graphqlEndpoint)) {
+    if (api) {
       // Subscriptions over SSE stay open: they bypass the queue.
-      if (req.headers.accept?.includes('text/event-stream')) return yoga(req, res);
-      return void queue.run(async () => {
-        await yoga.requestListener(req, res);
-      });
+      if (req.headers.accept?.includes('text/event-stream')) return void serveGraphQL(req, res, () => yoga(req, res));
+      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)));
     }
     web(req, res, () => {
       res.statusCode = 404;
       res.end('Not found');
     });
   });
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
-  const viewers = new WeakMap<object, User>();
+  const wss = new WebSocketServer({
+    server,
+    path: yoga.graphqlEndpoint,
+    // A cross-site page may open a WebSocket to any address: the upgrade is refused unless the guard allows it.
+    verifyClient: ({ req }, done) => {
+      const refusal = guard.check(req, true);
+      if (refusal) done(false, refusal.status, refusal.message);
+      else done(true);
+    },
+  });
+  const viewers = new WeakMap<object, Access>();
   const wsServer = useServer(
     {
       onConnect: async (ctx: Context<Record<string, unknown>, Extra>) => {
         const params = ctx.connectionParams ?? {};
         const token = parseBearer(params.authorization ?? params.Authorization ?? params.token);
         try {
-          viewers.set(ctx, await resolveViewer(token, identity));
+          const access = await resolveAccess(token, identity);
+          viewers.set(ctx, access);
+          if (access.tokenId) {
+            // Revoking the token closes its WebSockets on every instance (4403 Forbidden, graphql-ws' own code).
+            const socket = ctx.extra.socket;
+            const untrack = revocations.track(access.tokenId, () => socket.close(4403, 'Forbidden'));
+            socket.once('close', untrack);
+          }
           return true;
-        } catch {
+        } catch (error) {
+          // A missing or unknown token is refused (graphql-ws closes with 4403); anything else is also logged.
+          if (!(error instanceof DomainError)) logError(error);
           return false;
         }
       },
       execute: (args: { rootValue: { execute: (a: unknown) => unknown } }) => args.rootValue.execute(args),
       subscribe: (args: { rootValue: { subscribe: (a: unknown) => unknown } }) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx: Context<Record<string, unknown>, Extra>, _id: string, params: SubscribePayload) => {
-        const viewer = viewers.get(ctx)!;
+        const access = viewers.get(ctx)!;
         const {
           schema: s,
           execute,
@@ -219,7 +316,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params,
-          viewer,
+          access,
         });
         const args = {
           schema: s,
@@ -248,6 +345,8 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     localUser: local.user,
     localToken: local.token,
     mcpContext,
+    resolveAccess: (token) => resolveAccess(token, identity),
+    revocations,
     url: () => baseUrl,
     start: (port = 0, host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
@@ -261,6 +360,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     async stop() {
       clearInterval(expiry);
       clearInterval(recovery);
+      stopGapWatch();
       // Let drives in progress reach their next checkpoint; a waiting run needs nothing (it is in the database).
       await Promise.race([engine.idle(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
       await wsServer.dispose();
@@ -268,7 +368,6 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      cache.close();
       await bus.close();
       if (!options.db) await db.close();
     },

@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+/** A comma-separated list. */
+const list = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
 /** The server's configuration, read once from the environment. Every variable is optional. */
 export const env = z
   .object({
@@ -15,6 +26,25 @@ export const env = z
       .enum(['0', '1', 'true', 'false'])
       .default('0')
       .transform((value) => value === '1' || value === 'true'),
+    /** Host names answered besides localhost and IP addresses (comma-separated; `*` for any). */
+    TM_ALLOWED_HOSTS: list,
+    /** Origins whose pages may call the API besides the server's own (comma-separated, `https://name[:port]`). */
+    TM_ALLOWED_ORIGINS: list,
+    /** Introspection, GraphiQL and field suggestions: off when tokens are required, unless set to 1. */
+    TM_INTROSPECTION: z.enum(['0', '1', 'true', 'false']).optional(),
+    /** Largest request body, in bytes (1 MB). */
+    TM_MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
+    /** Queries running longer are stopped and answered with a time-limit error (10 s). */
+    TM_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /**
+     * This instance's stable name: after a restart it resumes at once the runs it left RUNNING. Must differ between
+     * instances sharing a database (default: host name, HOST and PORT).
+     */
+    TM_INSTANCE_ID: z.string().optional(),
     /** The token the stdio MCP command acts with (the local user when unset). */
     TM_TOKEN: z.string().optional(),
     /** MCP servers file for knowledge retrieval; else a repo-root mcp-servers.json, else the built-in server. */

@@ -1,31 +1,14 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+
+/** Runs tasks with at most `limit` at once; see {@link createFairQueue}. */
+export type FairQueue = LimitFunction;
+
 /**
- * Admits at most `limit` tasks at once and starts waiting ones in arrival order. Under load, Node's
- * event loop does not serve concurrent requests in arrival order: with 32 clients some waited seconds
- * while others were served again and again. A FIFO admission queue bounds every wait by the queue ahead.
+ * Admits at most `limit` tasks at once and starts waiting ones in arrival order (p-limit's queue is FIFO).
+ * Under load, Node's event loop does not serve concurrent requests in arrival order: with 32 clients some
+ * waited seconds while others were served again and again. A FIFO admission queue bounds every wait by the
+ * queue ahead of it.
  */
-export function createFairQueue(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    running--;
-    const next = waiting.shift();
-    if (next) {
-      running++;
-      next();
-    }
-  };
-  return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-      else running++;
-      try {
-        return await task();
-      } finally {
-        release();
-      }
-    },
-    get waiting() {
-      return waiting.length;
-    },
-  };
+export function createFairQueue(limit: number): FairQueue {
+  return pLimit(limit);
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { buildApp } from './app.ts';
 import { env } from './env.ts';
 import { startKnowledge } from './knowledge/start-knowledge.ts';
@@ -12,6 +13,12 @@ const app = await buildApp({
   databaseUrl: env.DATABASE_URL,
   redisUrl: env.REDIS_URL,
   requireToken: env.TM_REQUIRE_TOKEN,
+  guard: { allowedHosts: env.TM_ALLOWED_HOSTS, allowedOrigins: env.TM_ALLOWED_ORIGINS },
+  hideSchema: env.TM_INTROSPECTION === undefined ? undefined : !['1', 'true'].includes(env.TM_INTROSPECTION),
+  maxBodyBytes: env.TM_MAX_BODY_BYTES,
+  executionTimeoutMs: env.TM_QUERY_TIMEOUT_MS,
+  // Port 0 is a new port every start: no stable identity, so runs left behind wait for their lease.
+  instanceId: env.TM_INSTANCE_ID ?? (env.PORT ? `${hostname()}:${env.HOST}:${env.PORT}` : undefined),
   knowledge: knowledge?.port,
   runSettings: { questionTtlMs: env.TM_QUESTION_TTL_MINUTES * 60_000, maxQuestions: env.TM_MAX_QUESTIONS },
   log,

@@ -21,12 +21,12 @@ import {
   UPDATE_NODE,
   VIEWER,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshot } from './helpers/db-snapshot.ts';
 import { collectOverSse, collectOverWebSocket } from './helpers/event-collector.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
-import { call, raw, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { attempt, call, raw, startTestServer, type TestServer } from './helpers/test-server.ts';
 
 const providers = await testProviders();
 
@@ -62,12 +62,12 @@ describe.each(providers)('identity and access on %s', (provider) => {
 
   it("should refuse another user's queries with a typed Forbidden error", async () => {
     const results = [
-      await call(bob, MAP, { id: mapId }),
-      await call(bob, NODE, { id: ids.child }),
-      await call(bob, READINESS, { nodeId: ids.child }),
-      await call(bob, EXECUTION_ORDER, { mapId }),
-      await call(bob, MESSAGE_THREAD, { messageId: ids.message }),
-      await call(bob, EVENTS, { mapId }),
+      await attempt(bob, MAP, { id: mapId }),
+      await attempt(bob, NODE, { id: ids.child }),
+      await attempt(bob, READINESS, { nodeId: ids.child }),
+      await attempt(bob, EXECUTION_ORDER, { mapId }),
+      await attempt(bob, MESSAGE_THREAD, { messageId: ids.message }),
+      await attempt(bob, EVENTS, { mapId }),
     ];
     for (const result of results) expect(result).toMatchObject({ __typename: 'ForbiddenError', code: 'FORBIDDEN' });
   });
@@ -75,19 +75,19 @@ describe.each(providers)('identity and access on %s', (provider) => {
   it("should refuse another user's mutations and change nothing", async () => {
     const before = await snapshot(server.db);
     const attempts = [
-      call(bob, UPDATE_MAP, { input: { id: mapId, title: 'hijacked' } }),
-      call(bob, DELETE_MAP, { id: mapId }),
-      call(bob, CREATE_NODE, { input: { mapId, parentId: ids.root, question: 'intruder' } }),
-      call(bob, UPDATE_NODE, { input: { id: ids.child, expectedVersion: 1, question: 'x' } }),
-      call(bob, DELETE_NODE, { id: ids.child }),
-      call(bob, MOVE_NODE, { input: { id: ids.child, parentId: ids.root } }),
-      call(bob, ADD_DEPENDENCY, { nodeId: ids.child, dependsOnId: ids.root }),
-      call(bob, ADD_CONTEXT_ITEM, { nodeId: ids.child, content: 'x' }),
-      call(bob, POST_MESSAGE, { input: { nodeId: ids.child, conversation: 'CONCLUDE', content: 'x' } }),
-      call(bob, SET_CONCLUSION, { input: { nodeId: ids.child, conclusion: 'x' } }),
-      call(bob, REMOVE_DEPENDENCY, { nodeId: ids.child, dependsOnId: ids.sibling }),
-      call(bob, REMOVE_CONTEXT_ITEM, { id: ids.item }),
-      call(bob, CLEAR_CONVERSATION, { nodeId: ids.child, conversation: 'DECOMPOSE' }),
+      attempt(bob, UPDATE_MAP, { input: { id: mapId, title: 'hijacked' } }),
+      attempt(bob, DELETE_MAP, { id: mapId }),
+      attempt(bob, CREATE_NODE, { input: { mapId, parentId: ids.root, question: 'intruder' } }),
+      attempt(bob, UPDATE_NODE, { input: { id: ids.child, expectedVersion: 1, question: 'x' } }),
+      attempt(bob, DELETE_NODE, { id: ids.child }),
+      attempt(bob, MOVE_NODE, { input: { id: ids.child, parentId: ids.root } }),
+      attempt(bob, ADD_DEPENDENCY, { nodeId: ids.child, dependsOnId: ids.root }),
+      attempt(bob, ADD_CONTEXT_ITEM, { nodeId: ids.child, content: 'x' }),
+      attempt(bob, POST_MESSAGE, { input: { nodeId: ids.child, conversation: 'CONCLUDE', content: 'x' } }),
+      attempt(bob, SET_CONCLUSION, { input: { nodeId: ids.child, conclusion: 'x' } }),
+      attempt(bob, REMOVE_DEPENDENCY, { nodeId: ids.child, dependsOnId: ids.sibling }),
+      attempt(bob, REMOVE_CONTEXT_ITEM, { id: ids.item }),
+      attempt(bob, CLEAR_CONVERSATION, { nodeId: ids.child, conversation: 'DECOMPOSE' }),
     ];
     for (const result of await Promise.all(attempts)) expect(result).toMatchObject({ __typename: 'ForbiddenError' });
     expect(await snapshot(server.db)).toBe(before);

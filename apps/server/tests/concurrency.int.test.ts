@@ -44,8 +44,8 @@ describe('8 concurrent writers on the embedded file database', () => {
     const stored = new Set(map.nodes.map((n: { id: string }) => n.id));
     for (const id of acknowledged) expect(stored.has(id)).toBe(true);
     expect(map.nodes.filter((n: { goal: string }) => n.goal.startsWith('goal '))).toHaveLength(120);
-    // 1 root + 120 × (create, update, message) events, numbered 1..361 without a gap.
+    // MapCreated, 1 root + 120 × (create, update, message) events, numbered 1..362 without a gap.
     const events = await call(clients[0]!, EVENTS, { mapId, after: 0, first: 1000 });
-    expect(events.events.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: 361 }, (_, i) => i + 1));
+    expect(events.events.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: 362 }, (_, i) => i + 1));
   });
 });

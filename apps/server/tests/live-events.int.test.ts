@@ -1,5 +1,5 @@
 import { EVENTS, POST_MESSAGE, SET_CONCLUSION, UPDATE_NODE } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectOverSse, collectOverWebSocket } from './helpers/event-collector.ts';
 import { addDependency, createMap, createNode } from './helpers/map-builder.ts';
@@ -46,24 +46,25 @@ describe.each(providers)('live map events on %s', (provider) => {
     const mapId = await createMap(client);
     const ws = collectOverWebSocket(server.connect(server.alice.token).client, mapId);
     const sse = collectOverSse(server.sse(server.alice.token), mapId);
-    // A subscription is live once it answers; give both sockets a moment to register.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Both subscriptions listen once the server's bus counts them (without `after` they only see what follows).
+    await expect.poll(() => server.app.bus.listenerCount(mapId)).toBe(2);
     await makeChanges(client, mapId);
     for (const collector of [ws, sse]) {
       const events = await collector.waitFor(EXPECTED_TYPES.length);
       expect(events.map((e) => e.__typename)).toEqual(EXPECTED_TYPES);
-      expect(events.map((e) => e.seq)).toEqual(EXPECTED_TYPES.map((_, i) => i + 1));
+      // seq 1 is the map's MapCreated, committed before the subscriptions started.
+      expect(events.map((e) => e.seq)).toEqual(EXPECTED_TYPES.map((_, i) => i + 2));
       collector.stop();
     }
     const stored = await call(client, EVENTS, { mapId, after: 0, first: 100 });
-    expect(stored.events.map((e: { __typename: string }) => e.__typename)).toEqual(EXPECTED_TYPES);
+    expect(stored.events.map((e: { __typename: string }) => e.__typename)).toEqual(['MapCreated', ...EXPECTED_TYPES]);
   });
 
   it('should replay exactly the missed events after a reconnect with `after`, then continue live', async () => {
     const { client } = server.connect(server.alice.token);
     const mapId = await createMap(client);
     const first = collectOverWebSocket(server.connect(server.alice.token).client, mapId);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => server.app.bus.listenerCount(mapId)).toBe(1);
     const root = await createNode(client, mapId, 'root');
     const seen = await first.waitFor(1);
     first.stop();
@@ -76,17 +77,17 @@ describe.each(providers)('live map events on %s', (provider) => {
       collectOverSse(server.sse(server.alice.token), mapId, seen.at(-1)!.seq),
     ]) {
       const replayed = await resumed.waitFor(3);
-      expect(replayed.map((e) => e.seq)).toEqual([2, 3, 4]);
-      expect(replayed[2]!.node.question).toBe('missed 3');
+      expect(replayed.map((e) => e.seq)).toEqual([3, 4, 5]);
+      expect(replayed[2]).toMatchObject({ node: { question: 'missed 3' } });
       resumed.stop();
     }
-    const live = collectOverWebSocket(server.connect(server.alice.token).client, mapId, 4);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // With `after`, nothing committed before the subscription listens can be missed: no need to wait for it.
+    const live = collectOverWebSocket(server.connect(server.alice.token).client, mapId, 5);
     await createNode(client, mapId, 'live after replay', root.id);
-    const next = await live.waitFor(1);
-    expect(next.map((e) => e.seq)).toEqual([5]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(live.events).toHaveLength(1);
+    expect((await live.waitFor(1)).map((e) => e.seq)).toEqual([6]);
+    // A later change arrives next: nothing was delivered twice in between.
+    await createNode(client, mapId, 'the next change', root.id);
+    expect((await live.waitFor(2)).map((e) => e.seq)).toEqual([6, 7]);
     live.stop();
   });
 
@@ -97,10 +98,11 @@ describe.each(providers)('live map events on %s', (provider) => {
     const writes = Promise.all(Array.from({ length: 20 }, (_, i) => createNode(client, mapId, `child ${i}`, root.id)));
     const sub = collectOverWebSocket(server.connect(server.alice.token).client, mapId, 0);
     await writes;
-    const events = await sub.waitFor(21);
-    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(sub.events).toHaveLength(21);
+    // One more change after the race: it must come right after the 22 others (MapCreated, the root, 20
+    // children), with nothing repeated before it.
+    await createNode(client, mapId, 'after the race', root.id);
+    const events = await sub.waitFor(23);
+    expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 23 }, (_, i) => i + 1));
     sub.stop();
   });
 });

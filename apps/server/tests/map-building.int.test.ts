@@ -1,6 +1,8 @@
+import { detectLanguage } from '@thinkingmap/agent-core';
 import {
   ADD_CONTEXT_ITEM,
   CLEAR_CONVERSATION,
+  CREATE_MAP,
   DELETE_NODE,
   EXECUTION_ORDER,
   MAP,
@@ -14,10 +16,10 @@ import {
   UPDATE_MAP,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDependency, buildThreeLevelMap, createMap, createNode } from './helpers/map-builder.ts';
-import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
 const providers = await testProviders();
 
@@ -31,6 +33,21 @@ describe.each(providers)('building a thinking map on %s', (provider) => {
   });
   afterAll(() => server?.close());
 
+  it("should give a new map the language the agents' own detector reads in its text, mixed text included", async () => {
+    const problems = [
+      '我们 Should we migrate our backend from Python to Go',
+      '我们的 SaaS 产品要不要接入 OpenAI API？',
+      'Plan the launch of our tea brand called 龍 in Europe',
+    ];
+    const languages = [];
+    for (const problem of problems) {
+      const map = await call(client, CREATE_MAP, { input: { problem, understand: false } });
+      expect(map.language).toBe(detectLanguage(problem));
+      languages.push(map.language);
+    }
+    expect(languages).toEqual(['en', 'zh', 'en']);
+  });
+
   it('should build a 3-level map and return it with nested children in one query', async () => {
     const mapId = await createMap(client);
     const ids = await buildThreeLevelMap(client, mapId);
@@ -40,7 +57,7 @@ describe.each(providers)('building a thinking map on %s', (provider) => {
     expect(root.children.map((c: { id: string }) => c.id)).toEqual([ids.a, ids.b, ids.c]);
     expect(root.type).toBe('ROOT');
     const a = await call(client, NODE, { id: ids.a });
-    expect(a.parent.id).toBe(ids.root);
+    expect(a.parent?.id).toBe(ids.root);
     expect(a.children.map((c: { id: string }) => c.id)).toEqual([ids.a1, ids.a2]);
     expect(a.conversations.map((c: { kind: string }) => c.kind).sort()).toEqual(['CONCLUDE', 'DECOMPOSE']);
   });
@@ -95,7 +112,7 @@ describe.each(providers)('building a thinking map on %s', (provider) => {
       input: { id: node.id, expectedVersion: node.version, question: 'Edited in window 1' },
     });
     expect(first).toMatchObject({ __typename: 'Node', version: node.version + 1 });
-    const stale = await call(client, UPDATE_NODE, {
+    const stale = await attempt(client, UPDATE_NODE, {
       input: { id: node.id, expectedVersion: node.version, question: 'Edited in window 2' },
     });
     expect(stale).toMatchObject({
@@ -106,7 +123,7 @@ describe.each(providers)('building a thinking map on %s', (provider) => {
     });
     expect((await call(client, NODE, { id: node.id })).question).toBe('Edited in window 1');
     const map = await call(client, MAP, { id: mapId });
-    const staleMap = await call(client, UPDATE_MAP, {
+    const staleMap = await attempt(client, UPDATE_MAP, {
       input: { id: mapId, expectedVersion: map.version + 5, title: 'x' },
     });
     expect(staleMap.__typename).toBe('VersionConflictError');
@@ -151,7 +168,7 @@ describe.each(providers)('building a thinking map on %s', (provider) => {
     const cleared = await call(client, CLEAR_CONVERSATION, { nodeId: node.id, conversation: 'DECOMPOSE' });
     expect(cleared.clearedCount).toBe(4);
     const after = await call(client, NODE, { id: node.id });
-    expect(after.conversations.find((c: { kind: string }) => c.kind === 'DECOMPOSE').messages).toHaveLength(0);
+    expect(after.conversations.find((c) => c.kind === 'DECOMPOSE')!.messages).toHaveLength(0);
     expect(after.contextItems).toHaveLength(1);
     // Cleared messages are kept: the thread can still be walked.
     const kept = await call(client, MESSAGE_THREAD, { messageId: m3.id });

@@ -1,8 +1,8 @@
 import { NODE, UPDATE_NODE } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDependency, createMap, createNode } from './helpers/map-builder.ts';
-import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
 const providers = await testProviders();
 const ROUNDS = 12;
@@ -25,7 +25,7 @@ describe.each(providers)('commands racing on one map on %s', (provider) => {
       const node = await createNode(one, mapId, `Question ${round}`, root.id);
       const results = await Promise.all(
         [one, two].map((client, i) =>
-          call(client, UPDATE_NODE, { input: { id: node.id, expectedVersion: node.version, goal: `window ${i}` } }),
+          attempt(client, UPDATE_NODE, { input: { id: node.id, expectedVersion: node.version, goal: `window ${i}` } }),
         ),
       );
       expect(outcome(results)).toEqual(['Node', 'VersionConflictError']);

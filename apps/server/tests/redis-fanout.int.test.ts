@@ -1,5 +1,6 @@
 import { createThinkingMapClient } from '@thinkingmap/client';
-import { createTestDatabase, type Database, postgresReachable, type TestDatabase } from '@thinkingmap/db';
+import type { Database } from '@thinkingmap/db';
+import { createTestDatabase, postgresReachable, type TestDatabase } from '@thinkingmap/db/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -43,7 +44,7 @@ describe.skipIf(!reachable)('two server instances sharing PostgreSQL and Redis',
       apps.push(app);
       urls.push(`${await app.start(0)}/graphql`);
     }
-    token = (await createUserWithToken(dbs[0]!.prisma, 'Scaled')).token;
+    token = (await createUserWithToken(dbs[0]!, 'Scaled')).token;
   });
   afterAll(async () => {
     for (const app of apps) await app.stop();
@@ -57,13 +58,13 @@ describe.skipIf(!reachable)('two server instances sharing PostgreSQL and Redis',
     try {
       const mapId = await createMap(writer.client, 'Scaled out');
       const events = collectOverWebSocket(reader.client, mapId);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect.poll(() => apps[1]!.bus.listenerCount(mapId)).toBe(1);
       const root = await createNode(writer.client, mapId, 'root');
       await createNode(writer.client, mapId, 'child', root.id);
       const received = await events.waitFor(2);
       expect(received.map((e) => [e.__typename, e.seq])).toEqual([
-        ['NodeCreated', 1],
         ['NodeCreated', 2],
+        ['NodeCreated', 3],
       ]);
       events.stop();
     } finally {

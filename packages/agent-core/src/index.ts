@@ -9,11 +9,24 @@ export type {
 } from './checkpoint/checkpoint-store-port.ts';
 export { PortCheckpointSaver } from './checkpoint/port-checkpoint-saver.ts';
 // Engineering parts
-export { buildNodeContext, collectNodeContext } from './context/collect-node-context.ts';
+export {
+  BOTH_CONVERSATIONS,
+  buildNodeContext,
+  collectNodeContext,
+  readNodeContext,
+} from './context/collect-node-context.ts';
 export { CONTEXT_LIMITS } from './context/context-limits.ts';
+export { contextView } from './context/context-view.ts';
 export { formatNodeContext } from './context/format-node-context.ts';
-export type { ConversationSummary, NodeContext, RelatedNode } from './context/node-context.ts';
-export { replyParentId, threadOf } from './conversation/conversation-thread.ts';
+export type {
+  ContextMessage,
+  ConversationContext,
+  ConversationSummary,
+  NodeContext,
+  RelatedNode,
+} from './context/node-context.ts';
+export { replyParentId, type ThreadMessage, threadOf } from './conversation/conversation-thread.ts';
+export { countByRole } from './conversation/count-by-role.ts';
 export { summarizeConversation } from './conversation/summarize-conversation.ts';
 export { checkDependencies } from './dependencies/check-dependencies.ts';
 export { nextBottomUpNode } from './dependencies/next-bottom-up-node.ts';
@@ -40,11 +53,21 @@ export * from './knowledge/index.ts';
 export { detectLanguage } from './language/detect-language.ts';
 // Models
 export { createModelFromEnv } from './model/create-model.ts';
+export { estimatePromptTokens, estimateTextTokens } from './model/estimate-tokens.ts';
+export { InMemoryTokenLedger } from './model/in-memory-token-ledger.ts';
 export { MeteredModel, type MeterOptions } from './model/metered-model.ts';
 export { modelConfigFromEnv, type OpenAiModelConfig } from './model/model-config.ts';
 export { OFFLINE_LABEL } from './model/offline-answers.ts';
 export { OfflineModel } from './model/offline-model.ts';
 export { OpenAiModel } from './model/openai-model.ts';
+export {
+  BUDGET_RULES,
+  type BudgetGrant,
+  type BudgetRules,
+  type BudgetStanding,
+  budgetExhausted,
+  grantFor,
+} from './model/token-budget.ts';
 // Ports
 export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
 export { SILENT_EVENTS } from './ports/event-port.ts';
@@ -60,9 +83,11 @@ export type {
 export { DOMAIN_KNOWLEDGE_TOOL_ID } from './ports/knowledge-port.ts';
 export type {
   AgentName,
+  CallMeter,
   ChatMessage,
   ChatRequest,
   ChatResult,
+  MeteredCall,
   ModelPort,
   ModelUsage,
   OfflineHint,
@@ -78,8 +103,17 @@ export type {
   PostMessageInput,
   StorePort,
 } from './ports/store-port.ts';
+export type { TokenLedger, TokenReservation } from './ports/token-ledger.ts';
 // Runs and checkpoints
-export { type DriveRunOptions, driveRun, type InvokableGraph, type RunOutcome, resumeWith } from './runs/drive-run.ts';
+export {
+  type DriveRunOptions,
+  type Durability,
+  driveRun,
+  type InvokableGraph,
+  type RunOutcome,
+  resumeWith,
+} from './runs/drive-run.ts';
+export { type InspectableGraph, recoveryInput } from './runs/recovery-input.ts';
 // Schemas of agent outputs
 export * from './schemas/clarify-question.ts';
 export * from './schemas/conclusion-draft.ts';

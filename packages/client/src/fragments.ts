@@ -1,7 +1,7 @@
-import { gql } from '@urql/core';
+import { graphql } from './graphql.ts';
 
 /** The fields of a node that the workspace and tests show. */
-export const NODE_FIELDS = gql`
+export const NODE_FIELDS = graphql(`
   fragment NodeFields on Node {
     id
     mapId
@@ -16,14 +16,19 @@ export const NODE_FIELDS = gql`
     strategy
     conclusion
     conclusionKind
+    staleReason
+    staleSourceId
+    staleSourceQuestion
+    staleSince
     version
     createdAt
     updatedAt
   }
-`;
+`);
 
 /** The node fields the web workspace draws: {@link NODE_FIELDS} plus divergent-mode placement and score. */
-export const WORKSPACE_NODE_FIELDS = gql`
+export const WORKSPACE_NODE_FIELDS = graphql(
+  `
   fragment WorkspaceNodeFields on Node {
     ...NodeFields
     divergentLevel
@@ -31,11 +36,12 @@ export const WORKSPACE_NODE_FIELDS = gql`
     completionScore
     concludedAt
   }
-  ${NODE_FIELDS}
-`;
+`,
+  [NODE_FIELDS],
+);
 
 /** The map fields the web workspace shows and edits. */
-export const WORKSPACE_MAP_FIELDS = gql`
+export const WORKSPACE_MAP_FIELDS = graphql(`
   fragment WorkspaceMapFields on Map {
     id
     title
@@ -49,10 +55,19 @@ export const WORKSPACE_MAP_FIELDS = gql`
     version
     lastSeq
   }
-`;
+`);
+
+/** A dependency: `nodeId` waits for `dependsOnId`. */
+export const DEPENDENCY_FIELDS = graphql(`
+  fragment DependencyFields on Dependency {
+    id
+    nodeId
+    dependsOnId
+  }
+`);
 
 /** Every typed error, with the details each carries. */
-export const ERROR_FIELDS = gql`
+export const ERROR_FIELDS = graphql(`
   fragment ErrorFields on Error {
     __typename
     code
@@ -74,10 +89,69 @@ export const ERROR_FIELDS = gql`
       expectedVersion
     }
   }
-`;
+`);
+
+/** An agent run as the API reports it (runs, and the result of every agent command). */
+export const RUN_FIELDS = graphql(`
+  fragment RunFields on AgentRun {
+    id
+    mapId
+    nodeId
+    agent
+    status
+    error
+    errorCode
+    raw
+    promptTokens
+    completionTokens
+    createdAt
+    finishedAt
+  }
+`);
+
+/** A question a paused run waits on; answered with replyToAgent or reviewDecomposition. */
+export const PENDING_QUESTION_FIELDS = graphql(`
+  fragment PendingQuestionFields on PendingQuestion {
+    requestId
+    runId
+    mapId
+    nodeId
+    kind
+    question
+    context
+    status
+    createdAt
+    expiresAt
+  }
+`);
+
+/** A conversation message as the workspace shows it. */
+export const MESSAGE_FIELDS = graphql(`
+  fragment MessageFields on Message {
+    id
+    conversationId
+    parentId
+    role
+    kind
+    content
+    metadata
+    createdAt
+  }
+`);
+
+/** Context the person added to a node. */
+export const CONTEXT_ITEM_FIELDS = graphql(`
+  fragment ContextItemFields on ContextItem {
+    id
+    title
+    content
+    createdAt
+  }
+`);
 
 /** Every event, with what each carries. */
-export const EVENT_FIELDS = gql`
+export const EVENT_FIELDS = graphql(
+  `
   fragment EventFields on MapEvent {
     __typename
     ... on SequencedEvent {
@@ -101,6 +175,11 @@ export const EVENT_FIELDS = gql`
         ...WorkspaceNodeFields
       }
     }
+    ... on NodeStale {
+      node {
+        ...WorkspaceNodeFields
+      }
+    }
     ... on NodeDeleted {
       nodeIds
       dependencyIds
@@ -109,37 +188,27 @@ export const EVENT_FIELDS = gql`
       nodeId
       dependsOnId
       dependency {
-        id
+        ...DependencyFields
       }
     }
     ... on DependencyRemoved {
       nodeId
       dependsOnId
       dependency {
-        id
+        ...DependencyFields
       }
     }
     ... on ContextUpdated {
       nodeId
       action
       item {
-        id
-        title
-        content
-        createdAt
+        ...ContextItemFields
       }
     }
     ... on MessagePosted {
       nodeId
       message {
-        id
-        conversationId
-        parentId
-        role
-        kind
-        content
-        metadata
-        createdAt
+        ...MessageFields
       }
     }
     ... on ConversationCleared {
@@ -210,6 +279,6 @@ export const EVENT_FIELDS = gql`
       }
     }
   }
-  ${WORKSPACE_NODE_FIELDS}
-  ${WORKSPACE_MAP_FIELDS}
-`;
+`,
+  [WORKSPACE_NODE_FIELDS, WORKSPACE_MAP_FIELDS, DEPENDENCY_FIELDS, MESSAGE_FIELDS, CONTEXT_ITEM_FIELDS],
+);

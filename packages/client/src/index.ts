@@ -1,3 +1,24 @@
+export * from './agent-operations.ts';
+export {
+  type AnyDocument,
+  type ApiErrorResult,
+  isApiError,
+  type RootFieldOf,
+  rootField,
+  type SuccessOf,
+  type VariablesArgs,
+} from './api-result.ts';
 export { createThinkingMapClient, type ThinkingMapClient, type ThinkingMapClientOptions } from './create-client.ts';
-export { ERROR_FIELDS, EVENT_FIELDS, NODE_FIELDS, WORKSPACE_MAP_FIELDS, WORKSPACE_NODE_FIELDS } from './fragments.ts';
-export * from './operations.ts';
+export * from './events.ts';
+export * from './fragments.ts';
+export {
+  type FragmentOf,
+  graphql,
+  type ResultOf,
+  type SchemaEnum,
+  type TadaDocumentNode,
+  type VariablesOf,
+} from './graphql.ts';
+export * from './map-mutations.ts';
+export * from './queries.ts';
+export * from './token-operations.ts';

@@ -1,37 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from './database.ts';
+import { describe, expect, it } from 'vitest';
 import { listMigrations } from './migrate.ts';
-import { createTestDatabase, type TestDatabase, testProviders } from './test-database.ts';
+import { testProviders } from './test-database.ts';
+import { useTestDatabase } from './use-test-database.ts';
 
 const providers = await testProviders();
 
 describe.each(providers)('database on %s', (provider) => {
-  let testDb: TestDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    testDb = await createTestDatabase(provider);
-    db = await testDb.open();
-  });
-  afterAll(async () => {
-    await db?.close();
-    await testDb?.drop();
-  });
+  const database = useTestDatabase(provider);
 
   it('should apply every shipped migration once and record it as prisma migrate deploy does', async () => {
-    const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
-      'SELECT migration_name, checksum FROM _prisma_migrations ORDER BY migration_name',
+    const { db, testDb } = database;
+    const rows = await db.write((tx) =>
+      tx.$queryRawUnsafe<{ migration_name: string; checksum: string }[]>(
+        'SELECT migration_name, checksum FROM _prisma_migrations ORDER BY migration_name',
+      ),
     );
     expect(rows.map((row) => row.migration_name)).toEqual(listMigrations(provider).map((m) => m.name));
     const again = await testDb.open();
-    const after = await again.prisma.$queryRawUnsafe<unknown[]>('SELECT id FROM _prisma_migrations');
+    const after = await again.write((tx) => tx.$queryRawUnsafe<unknown[]>('SELECT id FROM _prisma_migrations'));
     expect(after).toHaveLength(rows.length);
     await again.close();
   });
 
   it('should keep every acknowledged write when 8 writers change one map at once', async () => {
-    const user = await db.prisma.user.create({ data: { name: 'writer' } });
-    const map = await db.prisma.map.create({ data: { ownerId: user.id, title: 'concurrency', constraints: [] } });
+    const { db } = database;
+    const map = await db.write(async (tx) => {
+      const user = await tx.user.create({ data: { name: 'writer' } });
+      return tx.map.create({ data: { ownerId: user.id, title: 'concurrency', constraints: [] } });
+    });
     const writers = Array.from({ length: 8 }, (_, writer) =>
       Array.from({ length: 25 }, (_, i) =>
         db.write(async (tx) => {
@@ -45,7 +41,7 @@ describe.each(providers)('database on %s', (provider) => {
     ).flat();
     const seqs = await Promise.all(writers);
     expect(new Set(seqs).size).toBe(200);
-    expect(await db.prisma.node.count({ where: { mapId: map.id } })).toBe(200);
-    expect((await db.prisma.map.findUniqueOrThrow({ where: { id: map.id } })).lastSeq).toBe(200);
+    expect(await db.read.node.count({ where: { mapId: map.id } })).toBe(200);
+    expect((await db.read.map.findUniqueOrThrow({ where: { id: map.id } })).lastSeq).toBe(200);
   });
 });

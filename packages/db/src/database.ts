@@ -15,10 +15,31 @@ export type Db = InstanceType<typeof SqliteClient>;
 /** The client handed to a write transaction. */
 export type Tx = Prisma.TransactionClient;
 
+/** The methods of a model delegate that only read. */
+type ReadMethod =
+  | 'findUnique'
+  | 'findUniqueOrThrow'
+  | 'findFirst'
+  | 'findFirstOrThrow'
+  | 'findMany'
+  | 'count'
+  | 'aggregate'
+  | 'groupBy';
+
+/** Model names of the client (its delegates), without the `$` methods. */
+type ModelName = { [K in keyof Db]: K extends `$${string}` ? never : K extends symbol ? never : K }[keyof Db];
+
+/**
+ * The client for reads: every model's find/count/aggregate and nothing that writes, so no code can write
+ * around {@link Database.write} (on SQLite, the single-writer queue).
+ */
+export type ReadDb = { readonly [K in ModelName]: Pick<Db[K], Extract<keyof Db[K], ReadMethod>> };
+
 /** An open database: the Prisma client, its provider, and the single path for writes. */
 export interface Database {
   readonly provider: Provider;
-  readonly prisma: Db;
+  /** Reads outside a transaction. Writes go through {@link Database.write} only. */
+  readonly read: ReadDb;
   /**
    * Runs `work` in one transaction. On SQLite, writes are queued and run one at a time (one writer, no
    * SQLITE_BUSY at commit); on PostgreSQL they run concurrently and are retried on serialization failures.
@@ -85,7 +106,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const queue = createWriteQueue(prisma, target.provider);
   return {
     provider: target.provider,
-    prisma,
+    read: prisma,
     write: queue.write,
     async close() {
       await queue.drain();

@@ -15,15 +15,8 @@ export type {
   Prisma,
   User,
 } from '../generated/sqlite/client.ts';
-export * from '../generated/sqlite/enums.ts';
-export { type Database, type Db, type OpenDatabaseOptions, openDatabase, type Tx } from './database.ts';
+export { type Database, type Db, type OpenDatabaseOptions, openDatabase, type ReadDb, type Tx } from './database.ts';
+export * from './enums.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
-export {
-  createTestDatabase,
-  postgresReachable,
-  postgresTestUrl,
-  type TestDatabase,
-  testProviders,
-} from './test-database.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';

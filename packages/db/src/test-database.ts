@@ -27,6 +27,7 @@ export async function postgresReachable(): Promise<boolean> {
     await client.end();
     return true;
   } catch {
+    // Any failure to connect means the same here: no PostgreSQL tests (or, in CI, a clear error).
     return false;
   }
 }

@@ -116,6 +116,7 @@ export class KnowledgeIndex {
     for (const path of [...this.files.keys()]) if (!seen.has(path)) this.drop(path);
     for (const file of scanned) {
       if (this.files.get(file.path)?.version === file.version) continue;
+      // A file removed or unreadable since the scan is simply not indexed (the next sync sees it again).
       const content = await readFile(file.absolutePath, 'utf8').catch(() => undefined);
       this.drop(file.path);
       if (content === undefined) continue;

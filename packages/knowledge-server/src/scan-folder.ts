@@ -37,6 +37,7 @@ export async function scanFolder(folder: string): Promise<ScannedFile[]> {
     if (parts.some((part) => part.startsWith('.') || part === 'node_modules')) continue;
     if (!isKnowledgeFile(entry)) continue;
     const absolutePath = join(folder, entry);
+    // A file gone between listing and stat (or a broken link) is not a knowledge file.
     const info = await stat(absolutePath).catch(() => undefined);
     if (!info?.isFile()) continue;
     files.push({

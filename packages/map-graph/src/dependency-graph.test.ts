@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findCycle, topologicalOrder } from './dependency-graph.ts';
 import { readiness } from './readiness.ts';
-import { isInSubtree, subtreeIds } from './tree.ts';
 
 const edge = (nodeId: string, dependsOnId: string) => ({ nodeId, dependsOnId });
 
@@ -48,21 +47,5 @@ describe('readiness', () => {
       expect(result.openDependencies.map((n) => n.id)).toEqual(['x']);
       expect(result.reason).toContain('市场有多大?');
     }
-  });
-});
-
-describe('tree walks', () => {
-  const nodes = [
-    { id: 'r', parentId: null },
-    { id: 'a', parentId: 'r' },
-    { id: 'b', parentId: 'r' },
-    { id: 'a1', parentId: 'a' },
-  ];
-  it('should list a subtree root first', () => {
-    expect(subtreeIds(nodes, 'a')).toEqual(['a', 'a1']);
-  });
-  it('should tell whether a node lies under another', () => {
-    expect(isInSubtree(nodes, 'a', 'a1')).toBe(true);
-    expect(isInSubtree(nodes, 'a', 'b')).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import {
   type ConversationKind,
   type ConversationTail,
   type CreateNodeInput,
+  countByRole,
   type DependencyRecord,
   type Idempotent,
   type MapRecord,
@@ -20,7 +21,7 @@ import { postMessage } from '../commands/conversation-commands.ts';
 import { addDependency } from '../commands/dependency-commands.ts';
 import { updateMap } from '../commands/map-commands.ts';
 import { createNode, updateNode } from '../commands/node-commands.ts';
-import { setNodeState } from '../commands/node-state-commands.ts';
+import { parseNodeState, recordNodeState } from '../commands/node-state-commands.ts';
 import { CycleError, DomainError, NotFoundError } from '../errors/domain-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -41,38 +42,58 @@ function asAgentError(error: unknown): unknown {
  * with an idempotency key runs once; LangGraph re-running a step after a resume writes nothing twice.
  */
 export class CommandStore implements StorePort {
+  readonly #neighbourhoods = new Map<string, { seq: number; hood: NodeNeighbourhood }>();
+
   constructor(
     private readonly deps: {
       db: Database;
       bus: EventBus;
-      owner: User;
+      owner: Pick<User, 'id'>;
+      /** The run's map: every read and write of the run is on it. */
+      mapId: string;
       outbox: RunOutbox;
       onCommitted?: (events: readonly MapEvent[]) => void;
     },
   ) {}
 
   private async command<T>(key: string | undefined, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
-    await this.deps.outbox.flush();
-    const { db, bus, owner, onCommitted } = this.deps;
+    const { db, bus, owner, onCommitted, outbox } = this.deps;
     try {
-      return await run({ db, bus, viewer: owner, onCommitted, ...(key ? { idempotencyKey: key } : {}) });
+      // The run's queued progress rides along in the command's transaction, ahead of its own events.
+      return await run({ db, bus, viewer: owner, onCommitted, carry: outbox, ...(key ? { idempotencyKey: key } : {}) });
     } catch (error) {
       throw asAgentError(error);
     }
   }
 
-  private get prisma() {
-    return this.deps.db.prisma;
+  private get read() {
+    return this.deps.db.read;
   }
 
   async readMap(mapId: string): Promise<MapRecord> {
-    const map = await this.prisma.map.findUnique({ where: { id: mapId } });
+    const map = await this.read.map.findUnique({ where: { id: mapId } });
     if (!map) throw new AgentError('NODE_NOT_FOUND', `map ${mapId} was not found`);
     return toMapRecord(map);
   }
 
+  /**
+   * Reads a node with everything around it. A run reads the same neighbourhood several times between its
+   * writes (collecting context, checking dependencies); every change to a map moves its `lastSeq` (all of
+   * them go through `mutateMap`), so a neighbourhood read at the map's current `lastSeq` is served again
+   * for the price of reading that one number.
+   */
   async readNode(nodeId: string): Promise<NodeNeighbourhood> {
-    const node = await this.prisma.node.findUnique({
+    const { mapId } = this.deps;
+    const seq = (await this.read.map.findUnique({ where: { id: mapId }, select: { lastSeq: true } }))?.lastSeq;
+    const cached = this.#neighbourhoods.get(nodeId);
+    if (cached && cached.seq === seq) return cached.hood;
+    const hood = await this.#readNeighbourhood(nodeId);
+    if (seq !== undefined && hood.map.id === mapId) this.#neighbourhoods.set(nodeId, { seq, hood });
+    return hood;
+  }
+
+  async #readNeighbourhood(nodeId: string): Promise<NodeNeighbourhood> {
+    const node = await this.read.node.findUnique({
       where: { id: nodeId },
       include: {
         map: true,
@@ -84,21 +105,16 @@ export class CommandStore implements StorePort {
     });
     if (!node) throw new AgentError('NODE_NOT_FOUND', `node ${nodeId} was not found`);
     const childIds = node.children.map((c) => c.id);
-    const childDependencies = await this.prisma.dependency.findMany({
-      where: { nodeId: { in: childIds }, dependsOnId: { in: childIds } },
-      select: { nodeId: true, dependsOnId: true },
-    });
-    const tree = await this.prisma.node.findMany({
-      where: { mapId: node.mapId },
-      select: { id: true, parentId: true },
-    });
-    const parentOf = new Map(tree.map((n) => [n.id, n.parentId]));
-    let depth = 0;
-    for (let at = node.parentId; at; at = parentOf.get(at) ?? null) depth++;
+    const childDependencies = childIds.length
+      ? await this.read.dependency.findMany({
+          where: { nodeId: { in: childIds }, dependsOnId: { in: childIds } },
+          select: { nodeId: true, dependsOnId: true },
+        })
+      : [];
     return {
       map: toMapRecord(node.map),
       node: toNodeRecord(node),
-      depth,
+      depth: node.parent ? 1 + (await this.#depthOf(node.parent.parentId)) : 0,
       parent: node.parent ? toNodeRecord(node.parent) : null,
       dependencies: node.dependencies.map((d) => toNodeRecord(d.dependsOn)),
       children: node.children.map(toNodeRecord),
@@ -107,17 +123,41 @@ export class CommandStore implements StorePort {
     };
   }
 
+  /** How many ancestors a node with this parent has above it, walking up one id at a time (trees are shallow). */
+  async #depthOf(parentId: string | null): Promise<number> {
+    let depth = 0;
+    for (let at = parentId; at; depth++) {
+      at = (await this.read.node.findUnique({ where: { id: at }, select: { parentId: true } }))?.parentId ?? null;
+    }
+    return depth;
+  }
+
   async readConversation(nodeId: string, conversation: ConversationKind, limit: number): Promise<ConversationTail> {
     const where = { conversation: { nodeId, kind: conversation }, deletedAt: null };
-    const [latest, total, first] = await Promise.all([
-      this.prisma.message.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit }),
-      this.prisma.message.count({ where }),
-      this.prisma.message.findFirst({ where, orderBy: { createdAt: 'asc' }, select: { createdAt: true } }),
-    ]);
+    const latest = await this.read.message.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit,
+    });
     const messages = latest.reverse().map((m) => toMessageRecord(m, nodeId, conversation));
+    // A tail shorter than asked for is the whole conversation; only a full one needs counting (by role).
+    const byRole =
+      latest.length < limit
+        ? countByRole(latest.map((m) => m.role))
+        : countByRole(
+            (await this.read.message.groupBy({ by: ['role'], where, _count: { _all: true } })).map(
+              (g) => [g.role, g._count._all] as const,
+            ),
+          );
+    const total = Object.values(byRole).reduce((sum, n) => sum + n, 0);
+    const first =
+      total > latest.length
+        ? await this.read.message.findFirst({ where, orderBy: { createdAt: 'asc' }, select: { createdAt: true } })
+        : messages[0];
     return {
       messages,
       total,
+      byRole,
       firstAt: first?.createdAt ?? null,
       lastAt: latest.length ? (messages.at(-1)?.createdAt ?? null) : null,
     };
@@ -143,7 +183,7 @@ export class CommandStore implements StorePort {
   ): Promise<NodeRecord> {
     const { idempotencyKey, ...fields } = patch;
     const node = await this.command(idempotencyKey, async (ctx) => {
-      const current = await this.prisma.node.findUniqueOrThrow({ where: { id: nodeId }, select: { version: true } });
+      const current = await this.read.node.findUniqueOrThrow({ where: { id: nodeId }, select: { version: true } });
       return updateNode(ctx, { id: nodeId, expectedVersion: current.version, ...fields });
     });
     return toNodeRecord(node);
@@ -172,15 +212,29 @@ export class CommandStore implements StorePort {
     return toMessageRecord(message, input.nodeId, input.conversation);
   }
 
+  /**
+   * The agent's state on a node (status, intent, strategy) is progress, like its step events: checked now,
+   * recorded with the run's next command (or within moments), not in a transaction of its own. A node
+   * deleted meanwhile is skipped.
+   */
+  #defer(raw: Parameters<typeof parseNodeState>[0]): void {
+    try {
+      const input = parseNodeState(raw);
+      this.deps.outbox.defer((tx, emit, map) => recordNodeState(tx, emit, map.id, input));
+    } catch (error) {
+      throw asAgentError(error);
+    }
+  }
+
   async setNodeStatus(nodeId: string, status: Node['status'], reason?: string): Promise<void> {
-    await this.command(undefined, (ctx) => setNodeState(ctx, { nodeId, status, reason }));
+    this.#defer({ nodeId, status, reason });
   }
 
   async setNodeIntent(nodeId: string, intent: NonNullable<Node['intent']>): Promise<void> {
-    await this.command(undefined, (ctx) => setNodeState(ctx, { nodeId, intent }));
+    this.#defer({ nodeId, intent });
   }
 
   async setNodeStrategy(nodeId: string, strategy: NonNullable<Node['strategy']>): Promise<void> {
-    await this.command(undefined, (ctx) => setNodeState(ctx, { nodeId, strategy }));
+    this.#defer({ nodeId, strategy });
   }
 }

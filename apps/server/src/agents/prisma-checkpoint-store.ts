@@ -1,5 +1,5 @@
 import type { CheckpointQuery, CheckpointRow, CheckpointStorePort, CheckpointWriteRow } from '@thinkingmap/agent-core';
-import type { Checkpoint, CheckpointWrite, Database } from '@thinkingmap/db';
+import type { Checkpoint, CheckpointWrite, Database, Tx } from '@thinkingmap/db';
 
 const toRow = (c: Checkpoint): CheckpointRow => ({
   threadId: c.threadId,
@@ -21,33 +21,64 @@ const toWriteRow = (w: CheckpointWrite): CheckpointWriteRow => ({
   value: { type: w.valueType, data: w.valueData },
 });
 
+/** Stores a checkpoint in the caller's transaction, replacing one with the same key. */
+export async function putCheckpointIn(tx: Tx, row: CheckpointRow): Promise<void> {
+  const data = {
+    parentCheckpointId: row.parentCheckpointId,
+    checkpointType: row.checkpoint.type,
+    checkpointData: row.checkpoint.data,
+    metadataType: row.metadata.type,
+    metadataData: row.metadata.data,
+  };
+  const key = { threadId: row.threadId, namespace: row.namespace, checkpointId: row.checkpointId };
+  await tx.checkpoint.upsert({
+    where: { threadId_namespace_checkpointId: key },
+    create: { ...key, ...data },
+    update: data,
+  });
+}
+
+/** Stores writes in the caller's transaction with the port's rule: an existing `idx >= 0` row is kept. */
+export async function putWritesIn(tx: Tx, rows: readonly CheckpointWriteRow[]): Promise<void> {
+  for (const row of rows) {
+    const key = {
+      threadId: row.threadId,
+      namespace: row.namespace,
+      checkpointId: row.checkpointId,
+      taskId: row.taskId,
+      idx: row.idx,
+    };
+    const data = { taskPath: row.taskPath, channel: row.channel, valueType: row.value.type, valueData: row.value.data };
+    const where = { threadId_namespace_checkpointId_taskId_idx: key };
+    if (row.idx >= 0) {
+      if (!(await tx.checkpointWrite.findUnique({ where })))
+        await tx.checkpointWrite.create({ data: { ...key, ...data } });
+    } else {
+      await tx.checkpointWrite.upsert({ where, create: { ...key, ...data }, update: data });
+    }
+  }
+}
+
+/** Deletes a thread's checkpoints and writes in the caller's transaction. */
+export async function deleteThreadIn(tx: Tx, threadId: string): Promise<void> {
+  await tx.checkpointWrite.deleteMany({ where: { threadId } });
+  await tx.checkpoint.deleteMany({ where: { threadId } });
+}
+
 /**
  * LangGraph checkpoints in the product's own database (SQLite or PostgreSQL), so a run waiting for the
- * person survives a restart. Writes go through the single write path like every other write.
+ * person survives a restart. Checkpoints are a run's private state, not map data: they carry no event and
+ * are written through the single write path, not as commands.
  */
 export class PrismaCheckpointStore implements CheckpointStorePort {
   constructor(private readonly db: Database) {}
 
   async putCheckpoint(row: CheckpointRow): Promise<void> {
-    const data = {
-      parentCheckpointId: row.parentCheckpointId,
-      checkpointType: row.checkpoint.type,
-      checkpointData: row.checkpoint.data,
-      metadataType: row.metadata.type,
-      metadataData: row.metadata.data,
-    };
-    const key = { threadId: row.threadId, namespace: row.namespace, checkpointId: row.checkpointId };
-    await this.db.write((tx) =>
-      tx.checkpoint.upsert({
-        where: { threadId_namespace_checkpointId: key },
-        create: { ...key, ...data },
-        update: data,
-      }),
-    );
+    await this.db.write((tx) => putCheckpointIn(tx, row));
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string): Promise<CheckpointRow | null> {
-    const row = await this.db.prisma.checkpoint.findFirst({
+    const row = await this.db.read.checkpoint.findFirst({
       where: { threadId, namespace, ...(checkpointId ? { checkpointId } : {}) },
       orderBy: { checkpointId: 'desc' },
     });
@@ -55,7 +86,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
   }
 
   async listCheckpoints(query: CheckpointQuery): Promise<CheckpointRow[]> {
-    const rows = await this.db.prisma.checkpoint.findMany({
+    const rows = await this.db.read.checkpoint.findMany({
       where: {
         ...(query.threadId !== undefined ? { threadId: query.threadId } : {}),
         ...(query.namespace !== undefined ? { namespace: query.namespace } : {}),
@@ -69,41 +100,15 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
 
   async putWrites(rows: CheckpointWriteRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.write(async (tx) => {
-      for (const row of rows) {
-        const key = {
-          threadId: row.threadId,
-          namespace: row.namespace,
-          checkpointId: row.checkpointId,
-          taskId: row.taskId,
-          idx: row.idx,
-        };
-        const data = {
-          taskPath: row.taskPath,
-          channel: row.channel,
-          valueType: row.value.type,
-          valueData: row.value.data,
-        };
-        const where = { threadId_namespace_checkpointId_taskId_idx: key };
-        if (row.idx >= 0) {
-          if (!(await tx.checkpointWrite.findUnique({ where })))
-            await tx.checkpointWrite.create({ data: { ...key, ...data } });
-        } else {
-          await tx.checkpointWrite.upsert({ where, create: { ...key, ...data }, update: data });
-        }
-      }
-    });
+    await this.db.write((tx) => putWritesIn(tx, rows));
   }
 
   async listWrites(threadId: string, namespace: string, checkpointId: string): Promise<CheckpointWriteRow[]> {
-    const rows = await this.db.prisma.checkpointWrite.findMany({ where: { threadId, namespace, checkpointId } });
+    const rows = await this.db.read.checkpointWrite.findMany({ where: { threadId, namespace, checkpointId } });
     return rows.map(toWriteRow);
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    await this.db.write(async (tx) => {
-      await tx.checkpointWrite.deleteMany({ where: { threadId } });
-      await tx.checkpoint.deleteMany({ where: { threadId } });
-    });
+    await this.db.write((tx) => deleteThreadIn(tx, threadId));
   }
 }

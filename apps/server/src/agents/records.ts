@@ -1,11 +1,18 @@
-import type { ContextItemRecord, MapRecord, MessageRecord, NodeRecord } from '@thinkingmap/agent-core';
+import type {
+  ContextItemRecord,
+  ConversationKind,
+  MapRecord,
+  MessageRecord,
+  NodeRecord,
+} from '@thinkingmap/agent-core';
 import type { ContextItem, Map as MapRow, Message, Node } from '@thinkingmap/db';
 
 type Row<T> = {
   [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K];
 };
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+/** A JSON column holding a list of strings (constraints), as a string array; anything else reads as empty. */
+export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 /** A map row as agents see it. */
 export function toMapRecord(map: Row<MapRow>): MapRecord {
@@ -15,7 +22,7 @@ export function toMapRecord(map: Row<MapRow>): MapRecord {
     problem: map.problem,
     goal: map.goal,
     constraints: strings(map.constraints),
-    language: map.language === 'zh' ? 'zh' : 'en',
+    language: map.language,
     tokenBudgetLeft: map.tokenBudget === null ? null : Math.max(0, map.tokenBudget - map.tokensUsed),
   };
 }
@@ -45,11 +52,7 @@ export function toContextItemRecord(item: Row<ContextItem>): ContextItemRecord {
 }
 
 /** A message as agents see it. */
-export function toMessageRecord(
-  message: Row<Message>,
-  nodeId: string,
-  conversation: 'DECOMPOSE' | 'CONCLUDE',
-): MessageRecord {
+export function toMessageRecord(message: Row<Message>, nodeId: string, conversation: ConversationKind): MessageRecord {
   return {
     id: message.id,
     nodeId,

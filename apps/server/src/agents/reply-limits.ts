@@ -1,3 +1,4 @@
+import { QuestionKind } from '@thinkingmap/db';
 import { LIMITS } from '../commands/input.ts';
 import { ValidationError } from '../errors/domain-errors.ts';
 
@@ -18,8 +19,14 @@ function checkLength(field: string, value: string, max: number): void {
  * the run could not carry out is refused here, with the question still waiting, instead of failing the run.
  */
 export function checkReplyLimits(kind: string, reply: unknown): void {
-  const r = reply as { subQuestions?: EditedSubQuestion[]; conclusion?: string; answer?: string; feedback?: string };
-  if (kind === 'review-decomposition' && r.subQuestions) {
+  const r = reply as {
+    subQuestions?: EditedSubQuestion[];
+    conclusion?: string;
+    answer?: string;
+    feedback?: string;
+    correction?: string;
+  };
+  if (kind === QuestionKind.REVIEW_DECOMPOSITION && r.subQuestions) {
     const keys = new Set<string>();
     r.subQuestions.forEach((sub, i) => {
       if (keys.has(sub.key)) throw new ValidationError(`reply.subQuestions.${i}.key`, `"${sub.key}" is used twice`);
@@ -29,7 +36,7 @@ export function checkReplyLimits(kind: string, reply: unknown): void {
         throw new ValidationError(`reply.subQuestions.${i}.goal`, `must be at most ${LIMITS.goal} characters`);
     });
   }
-  for (const field of ['conclusion', 'answer', 'feedback'] as const) {
+  for (const field of ['conclusion', 'answer', 'feedback', 'correction'] as const) {
     const value = r[field];
     if (typeof value === 'string') checkLength(`reply.${field}`, value, LIMITS.content);
   }

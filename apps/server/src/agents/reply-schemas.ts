@@ -4,14 +4,15 @@ import {
   ReviewConclusionReplySchema,
   ReviewDecompositionReplySchema,
 } from '@thinkingmap/agent-core';
+import { QuestionKind } from '@thinkingmap/db';
 import type { z } from 'zod';
 import { ValidationError } from '../errors/domain-errors.ts';
 
 const SCHEMAS: Record<string, z.ZodType> = {
-  'confirm-understanding': ConfirmUnderstandingReplySchema,
-  'review-decomposition': ReviewDecompositionReplySchema,
-  'review-conclusion': ReviewConclusionReplySchema,
-  clarify: ClarifyReplySchema,
+  [QuestionKind.CONFIRM_UNDERSTANDING]: ConfirmUnderstandingReplySchema,
+  [QuestionKind.REVIEW_DECOMPOSITION]: ReviewDecompositionReplySchema,
+  [QuestionKind.REVIEW_CONCLUSION]: ReviewConclusionReplySchema,
+  [QuestionKind.CLARIFY]: ClarifyReplySchema,
 };
 
 /** Shortcuts a person (or a plain GraphQL client) can send instead of the exact reply shape. */
@@ -31,18 +32,18 @@ export function buildReply(kind: string, input: ReplyShortcut): unknown {
     const text = input.text?.trim();
     if (input.accept) {
       reply = {
-        'confirm-understanding': { confirm: true },
-        'review-decomposition': { action: 'approve' },
-        'review-conclusion': { action: 'accept' },
+        [QuestionKind.CONFIRM_UNDERSTANDING]: { confirm: true },
+        [QuestionKind.REVIEW_DECOMPOSITION]: { action: 'approve' },
+        [QuestionKind.REVIEW_CONCLUSION]: { action: 'accept' },
       }[kind];
       if (reply === undefined)
         throw new ValidationError('accept', `a ${kind} question needs an answer, not an acceptance`);
     } else if (text) {
       reply = {
-        'confirm-understanding': { correction: text },
-        'review-decomposition': { action: 'reject', feedback: text },
-        'review-conclusion': { action: 'revise', feedback: text },
-        clarify: { answer: text },
+        [QuestionKind.CONFIRM_UNDERSTANDING]: { correction: text },
+        [QuestionKind.REVIEW_DECOMPOSITION]: { action: 'reject', feedback: text },
+        [QuestionKind.REVIEW_CONCLUSION]: { action: 'revise', feedback: text },
+        [QuestionKind.CLARIFY]: { answer: text },
       }[kind] ?? { answer: text };
     } else {
       throw new ValidationError('reply', 'give `accept: true`, a `text`, or a `reply` object');

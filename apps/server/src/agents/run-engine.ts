@@ -1,4 +1,5 @@
 import {
+  AgentError,
   createProcessNodeGraph,
   createUnderstandProblemGraph,
   driveRun,
@@ -8,14 +9,18 @@ import {
   type ModelPort,
   PortCheckpointSaver,
   type RunOutcome,
+  recoveryInput,
   resumeWith,
 } from '@thinkingmap/agent-core';
-import type { AgentRun, Database, User } from '@thinkingmap/db';
+import { AgentGraph, type AgentRun, type Database } from '@thinkingmap/db';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { CommandStore } from './command-store.ts';
+import { DriveCheckpointStore } from './drive-checkpoint-store.ts';
+import { MapTokenLedgers } from './map-token-ledger.ts';
 import { PrismaCheckpointStore } from './prisma-checkpoint-store.ts';
 import { RunEvents } from './run-events.ts';
+import { RunLease } from './run-lease.ts';
 import { RunOutbox } from './run-outbox.ts';
 import { settleRun } from './settle-run.ts';
 
@@ -24,12 +29,31 @@ export const RUN_HEARTBEAT_MS = 10_000;
 /** A RUNNING run whose lease is older than this was abandoned (its process died) and may be resumed. */
 export const RUN_LEASE_MS = 45_000;
 
+/** Drive input meaning "work out where the run stood from its checkpoint and stored replies" (`recover`). */
+const RECOVER = Symbol('recover');
+/** Marks the drive input of a new run (`start`): nothing of it is stored yet, so no checkpoint is read. */
+const START = Symbol('start');
+type Start = { readonly [START]: unknown };
+const isStart = (input: unknown): input is Start => typeof input === 'object' && input !== null && START in input;
+
 /** How runs behave; every value has a default. */
 export interface RunSettings {
   /** How long a question waits for the person before the run goes on with what it has (default 30 min). */
   questionTtlMs: number;
   /** Questions one run may ask (default 3). */
   maxQuestions: number;
+  /** How often a drive refreshes its run's lease (default {@link RUN_HEARTBEAT_MS}). */
+  heartbeatMs: number;
+  /**
+   * Lease refreshes in a row that may fail before the drive stops and leaves the run to whichever instance
+   * resumes it (default 3: 30 s, under {@link RUN_LEASE_MS}).
+   */
+  maxMissedHeartbeats: number;
+  /**
+   * How long a model call refused for want of budget waits for the map's calls in progress to settle before
+   * its run fails with BUDGET_EXHAUSTED (default 60 s).
+   */
+  budgetWaitMs?: number;
 }
 
 /** What the run engine needs from the server. */
@@ -40,6 +64,19 @@ export interface RunEngineDeps {
   knowledge?: KnowledgePort;
   settings: RunSettings;
   onCommitted?: (events: readonly MapEvent[]) => void;
+  /** Where failed drives and lease refreshes are reported. */
+  logError: (error: unknown) => void;
+  /** Who drives: stored on every run this process drives (see {@link RunOwner}). */
+  owner?: RunOwner;
+}
+
+/**
+ * An instance's stable id and this process's boot id, stored on the runs it drives: after a restart, runs whose
+ * owner is this instance under an older boot were left by a process that is gone, and are resumed at once.
+ */
+export interface RunOwner {
+  instanceId: string;
+  bootId: string;
 }
 
 /**
@@ -51,17 +88,19 @@ export class RunEngine {
   readonly #active = new Map<string, AbortController>();
   readonly #chains = new Map<string, Promise<void>>();
   readonly #checkpoints: PrismaCheckpointStore;
+  readonly #ledgers: MapTokenLedgers;
+
+  readonly owner: RunOwner;
 
   constructor(private readonly deps: RunEngineDeps) {
     this.#checkpoints = new PrismaCheckpointStore(deps.db);
+    this.#ledgers = new MapTokenLedgers(deps.db, { waitMs: deps.settings.budgetWaitMs });
+    this.owner = deps.owner ?? { instanceId: crypto.randomUUID(), bootId: crypto.randomUUID() };
   }
 
-  async #touch(runId: string): Promise<void> {
-    await this.deps.db
-      .write((tx) =>
-        tx.agentRun.updateMany({ where: { id: runId, status: 'RUNNING' }, data: { updatedAt: new Date() } }),
-      )
-      .catch(() => undefined);
+  /** Reports what went wrong in a drive, or around one (the injected logger). */
+  get logError(): (error: unknown) => void {
+    return this.deps.logError;
   }
 
   /** Whether a drive of this run is in progress in this process. */
@@ -73,20 +112,23 @@ export class RunEngine {
   abort(run: { id: string; threadId: string }): void {
     const active = this.#active.get(run.id);
     if (active) active.abort();
-    else void this.#checkpoints.deleteThread(run.threadId).catch(() => undefined);
+    else void this.#checkpoints.deleteThread(run.threadId).catch(this.deps.logError);
   }
 
   /** Starts (input) or resumes (`resumeWith(...)`, or null after a crash) a run; drives of one run never overlap. */
   drive(run: AgentRun, input: unknown): Promise<void> {
     const previous = this.#chains.get(run.id) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.#drive(run, input))
-      .catch((error) => console.error('[thinkingmap] run engine:', error));
+    const next = previous.then(() => this.#drive(run, input)).catch(this.deps.logError);
     this.#chains.set(run.id, next);
     void next.finally(() => {
       if (this.#chains.get(run.id) === next) this.#chains.delete(run.id);
     });
     return next;
+  }
+
+  /** Starts a new run from its graph input. */
+  start(run: AgentRun, input: unknown): Promise<void> {
+    return this.drive(run, { [START]: input } satisfies Start);
   }
 
   /** Resolves when every drive in progress has settled (tests and shutdown). */
@@ -104,31 +146,64 @@ export class RunEngine {
     return this.resume(run, interruptId, EXPIRED_REPLY, waiting);
   }
 
+  /** Drives a run a dead process left mid-drive from where it last stood (see `recoveryInput`). */
+  recover(run: AgentRun): Promise<void> {
+    return this.drive(run, RECOVER);
+  }
+
+  /** The replies a run's questions already received, by interrupt id (an expired one lets the run go on). */
+  async #replies(runId: string): Promise<Map<string, unknown>> {
+    const closed = await this.deps.db.read.agentQuestion.findMany({
+      where: { runId, status: { in: ['ANSWERED', 'EXPIRED'] } },
+      select: { interruptId: true, status: true, reply: true },
+    });
+    return new Map(closed.map((q) => [q.interruptId, q.status === 'EXPIRED' ? EXPIRED_REPLY : q.reply]));
+  }
+
   async #drive(run: AgentRun, input: unknown): Promise<void> {
     const { db, bus, onCommitted, settings } = this.deps;
-    const map = await db.prisma.map.findUnique({ where: { id: run.mapId }, include: { owner: true } });
+    const map = await db.read.map.findUnique({
+      where: { id: run.mapId },
+      select: { ownerId: true, tokenBudget: true, language: true },
+    });
     if (!map) return;
     const controller = new AbortController();
     this.#active.set(run.id, controller);
     // The run's lease: while this process drives it, its row stays fresh, so no other process resumes it.
-    const heartbeat = setInterval(() => void this.#touch(run.id), RUN_HEARTBEAT_MS);
-    heartbeat.unref();
-    await this.#touch(run.id);
-    const outbox = new RunOutbox(db, bus, run.mapId, onCommitted);
+    // When it cannot be kept, the drive stops without ending the run (see RunLease).
+    const lease = new RunLease({
+      db,
+      runId: run.id,
+      owner: this.owner,
+      heartbeatMs: settings.heartbeatMs,
+      maxMissed: settings.maxMissedHeartbeats,
+      logError: this.deps.logError,
+      onLost: (cause) => controller.abort(new AgentError('RELEASED', 'the run lease could not be kept', { cause })),
+    });
+    lease.start();
+    // The run acts as its map's owner: every write goes through the command layer like a person's.
+    const owner = { db, bus, viewer: { id: map.ownerId }, onCommitted };
+    const outbox = new RunOutbox(owner, run.mapId, this.deps.logError);
     const events = new RunEvents(outbox);
-    const store = new CommandStore({ db, bus, owner: map.owner as User, outbox, onCommitted });
-    const budget = map.tokenBudget === null ? null : Math.max(0, map.tokenBudget - map.tokensUsed);
-    const model = new MeteredModel(this.deps.model, { budget });
+    const store = new CommandStore({ db, bus, owner: owner.viewer, mapId: run.mapId, outbox, onCommitted });
+    // A map with a budget meters every model call against it, shared with the map's other runs.
+    const ledger = map.tokenBudget === null ? undefined : this.#ledgers.forRun(run, map.language);
+    const model = new MeteredModel(this.deps.model, { ledger });
     const agentDeps = { model, store, events, knowledge: this.deps.knowledge, maxQuestions: settings.maxQuestions };
-    const checkpointer = new PortCheckpointSaver(this.#checkpoints);
+    const fresh = isStart(input);
+    const given = fresh ? input[START] : input;
+    const checkpoints = new DriveCheckpointStore(this.#checkpoints, { fresh });
+    const checkpointer = new PortCheckpointSaver(checkpoints);
     const graph =
-      run.agent === 'understand-problem'
+      run.agent === AgentGraph.UNDERSTAND_PROBLEM
         ? createUnderstandProblemGraph(agentDeps, { checkpointer })
         : createProcessNodeGraph(agentDeps, { checkpointer });
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
     try {
-      outcome = await driveRun(graph, input, {
+      const from =
+        given === RECOVER ? await recoveryInput(graph, run.threadId, run.input, await this.#replies(run.id)) : given;
+      outcome = await driveRun(graph, from, {
         run: ref,
         threadId: run.threadId,
         events,
@@ -137,13 +212,26 @@ export class RunEngine {
         store,
       });
     } finally {
-      clearInterval(heartbeat);
+      lease.stop();
       this.#active.delete(run.id);
     }
     events.flushTokens();
-    await outbox.flush();
-    await settleRun({ db, bus, onCommitted }, run, outcome, model.usage, settings.questionTtlMs);
-    // A run that ended can never resume: its checkpoints go, so they do not grow without bound.
-    if (outcome.status !== 'WAITING') await this.#checkpoints.deleteThread(run.threadId);
+    // Released: the run stays RUNNING with its last pause's checkpoint; recovery resumes it from there once
+    // its lease looks abandoned.
+    if (outcome.status === 'RELEASED') {
+      await outbox.flush();
+      return;
+    }
+    // The pause's checkpoint is stored with its questions; a run that ended drops its checkpoints (they would
+    // grow without bound), all in the settle's one transaction.
+    const settled = await settleRun(
+      { ...owner, carry: outbox },
+      run,
+      outcome,
+      model.unsettled,
+      checkpoints,
+      settings.questionTtlMs,
+    );
+    if (!settled) await this.#checkpoints.deleteThread(run.threadId);
   }
 }

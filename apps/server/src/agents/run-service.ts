@@ -1,27 +1,36 @@
-import type { AgentRun, Tx, User } from '@thinkingmap/db';
+import {
+  ACTIVE_RUN_STATUSES,
+  AgentGraph,
+  type AgentRun,
+  ConclusionKind,
+  DecompositionStrategy,
+  NodeIntent,
+  type Tx,
+} from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
-import { id, parseInput } from '../commands/input.ts';
-import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { checkJson, id, parseInput } from '../commands/input.ts';
+import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
-import { toWire } from '../events/map-event.ts';
 import { NodeBusyError } from './agent-errors.ts';
+import { conclusionsToStart } from './auto-conclusions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
 
 const processNodeInput = z.object({
   nodeId: id,
-  intent: z.enum(['DECOMPOSE', 'CONCLUDE', 'EXPLORE', 'CLARIFY']).nullish(),
-  strategy: z.enum(['SEQUENTIAL', 'PARALLEL', 'HIERARCHICAL', 'EXPLORATORY']).nullish(),
-  conclusionKind: z.enum(['ANALYTICAL', 'CREATIVE', 'DECISION', 'LEARNING']).nullish(),
+  intent: z.enum(NodeIntent).nullish(),
+  strategy: z.enum(DecompositionStrategy).nullish(),
+  conclusionKind: z.enum(ConclusionKind).nullish(),
 });
 
 /** Refuses a second run on a node that has one running or waiting. */
 async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
   const busy = await tx.agentRun.findFirst({
-    where: { nodeId, status: { in: ['RUNNING', 'WAITING'] } },
+    where: { nodeId, status: { in: [...ACTIVE_RUN_STATUSES] } },
     select: { id: true },
   });
   if (busy) throw new NodeBusyError(nodeId, busy.id);
@@ -41,7 +50,7 @@ async function closeQuestion(
   const closed = await tx.agentQuestion.updateMany({ where: { id: question.id, status: 'PENDING' }, data });
   if (closed.count === 0) return null;
   const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
-  emit({ type: 'QuestionResolved', payload: { question: toWire(updated) } });
+  emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
   const waiting = await tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
   const run = await tx.agentRun.update({
     where: { id: question.runId },
@@ -61,7 +70,7 @@ export class RunService {
   async #createRun(
     ctx: CommandContext,
     mapId: string,
-    agent: string,
+    agent: AgentGraph,
     nodeId: string | null,
     input: Record<string, unknown>,
   ) {
@@ -69,19 +78,36 @@ export class RunService {
       if (nodeId) await assertNodeFree(tx, nodeId);
       const runId = crypto.randomUUID();
       const run = await tx.agentRun.create({
-        data: { mapId, nodeId, agent, threadId: runId, input: input as object, status: 'RUNNING' },
+        data: {
+          mapId,
+          nodeId,
+          agent,
+          threadId: runId,
+          input: input as object,
+          status: 'RUNNING',
+          ownerInstance: this.engine.owner.instanceId,
+          ownerBoot: this.engine.owner.bootId,
+        },
       });
-      emit({ type: 'RunStarted', payload: { run: toWire(run) } });
+      emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
       return run;
     });
   }
 
   /** Starts problem understanding on a map: the agent restates it and asks the person to confirm. */
   async understandProblem(ctx: CommandContext, mapId: string): Promise<AgentRun> {
-    const map = await ctx.db.prisma.map.findUniqueOrThrow({ where: { id: mapId } });
-    const input = { mapId, problem: map.problem || map.title, language: map.language === 'zh' ? 'zh' : 'en' };
-    const run = await this.#createRun(ctx, mapId, 'understand-problem', null, input);
-    void this.engine.drive(run, input);
+    const map = await ctx.db.read.map.findUniqueOrThrow({ where: { id: mapId } });
+    // Everything the person wrote goes to the agent: it restates their title, goal and constraints too.
+    const input = {
+      mapId,
+      problem: map.problem || map.title,
+      title: map.title,
+      goal: map.goal,
+      constraints: Array.isArray(map.constraints) ? map.constraints.map(String) : [],
+      language: map.language,
+    };
+    const run = await this.#createRun(ctx, mapId, AgentGraph.UNDERSTAND_PROBLEM, null, input);
+    void this.engine.start(run, input);
     return run;
   }
 
@@ -95,19 +121,22 @@ export class RunService {
       strategyOverride: parsed.strategy ?? null,
       conclusionKind: parsed.conclusionKind ?? null,
     };
-    const run = await this.#createRun(ctx, mapId, 'process-node', parsed.nodeId, input);
-    void this.engine.drive(run, input);
+    const run = await this.#createRun(ctx, mapId, AgentGraph.PROCESS_NODE, parsed.nodeId, input);
+    void this.engine.start(run, input);
     return run;
   }
 
   /** Answers a waiting question; the run resumes from where it paused. */
   async reply(ctx: CommandContext, requestId: string, shortcut: ReplyShortcut): Promise<AgentRun> {
     const questionId = parseInput(z.object({ requestId: id }), { requestId }).requestId;
-    const question = await ctx.db.prisma.agentQuestion.findUnique({
-      where: { id: questionId },
-      include: { run: true },
-    });
+    const question = await ctx.db.read.agentQuestion.findUnique({ where: { id: questionId } });
     if (!question) throw new NotFoundError('AgentQuestion', questionId);
+    // Access first: how a reply is checked depends on the question, which is none of a stranger's business.
+    assertCanChange(ctx, 'AgentQuestion', questionId);
+    const map = await ctx.db.read.map.findUnique({ where: { id: question.mapId }, select: { ownerId: true } });
+    if (map?.ownerId !== ctx.viewer.id) throw new ForbiddenError('AgentQuestion', questionId);
+    checkJson('reply', shortcut.reply);
+    checkJson('text', shortcut.text);
     const reply = buildReply(question.kind, shortcut);
     checkReplyLimits(question.kind, reply);
     const { run, waiting } = await mutateMap(ctx, question.mapId, async (tx, emit) => {
@@ -126,11 +155,11 @@ export class RunService {
 
   /** Cancels a running or waiting run; its node can be processed again. */
   async cancel(ctx: CommandContext, runId: string): Promise<AgentRun> {
-    const found = await ctx.db.prisma.agentRun.findUnique({ where: { id: runId } });
+    const found = await ctx.db.read.agentRun.findUnique({ where: { id: runId } });
     if (!found) throw new NotFoundError('AgentRun', runId);
     const run = await mutateMap(ctx, found.mapId, async (tx, emit) => {
       const current = await tx.agentRun.findUniqueOrThrow({ where: { id: runId } });
-      if (current.status !== 'RUNNING' && current.status !== 'WAITING') {
+      if (!ACTIVE_RUN_STATUSES.includes(current.status)) {
         throw new ValidationError('runId', `the run has already ended (${current.status.toLowerCase()})`);
       }
       await tx.agentQuestion.updateMany({ where: { runId, status: 'PENDING' }, data: { status: 'CANCELLED' } });
@@ -141,13 +170,15 @@ export class RunService {
       if (current.nodeId) {
         const node = await tx.node.findUnique({ where: { id: current.nodeId } });
         if (node && node.status !== 'COMPLETED') {
-          const ready = await tx.node.update({ where: { id: node.id }, data: { status: 'READY', statusReason: null } });
-          emit({ type: 'NodeUpdated', payload: { node: toWire(ready), fields: ['status'] } });
+          // A node that was concluded before (a redraft cancelled) keeps its conclusion, as it was.
+          const status = node.conclusion === null ? 'READY' : 'COMPLETED';
+          const ready = await tx.node.update({ where: { id: node.id }, data: { status, statusReason: null } });
+          emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(ready), fields: ['status'] } });
         }
       }
       emit({
         type: 'RunFailed',
-        payload: { run: toWire(cancelled), code: 'CANCELLED', reason: 'cancelled by the person' },
+        payload: { run: toRunSnapshot(cancelled), code: 'CANCELLED', reason: 'cancelled by the person' },
       });
       return cancelled;
     });
@@ -157,12 +188,12 @@ export class RunService {
 
   /** Lets every question whose time ran out go: its run goes on with what it has. Returns how many. */
   async expireDue(ctx: Omit<CommandContext, 'viewer'>, now = new Date()): Promise<number> {
-    const due = await ctx.db.prisma.agentQuestion.findMany({
+    const due = await ctx.db.read.agentQuestion.findMany({
       where: { status: 'PENDING', expiresAt: { lte: now } },
-      include: { run: { include: { map: { include: { owner: true } } } } },
+      include: { run: { select: { map: { select: { ownerId: true } } } } },
     });
     for (const question of due) {
-      const owner = question.run.map.owner as User;
+      const owner = { id: question.run.map.ownerId };
       const result = await mutateMap({ ...ctx, viewer: owner }, question.mapId, (tx, emit) =>
         closeQuestion(tx, emit, question, { status: 'EXPIRED', answeredAt: now }),
       );
@@ -174,48 +205,53 @@ export class RunService {
   /**
    * Runs left mid-step by a process that died go on from their last checkpoint. A run counts as abandoned
    * when its lease (refreshed while some process drives it) is older than `leaseMs`, so several server
-   * instances on one database never drive the same run. Waiting runs just wait. Returns how many resumed.
+   * instances on one database never drive the same run — or at once when this instance drove it under an
+   * earlier boot (that process is gone: this one replaced it). Waiting runs just wait. Returns how many resumed.
    */
   async recover(db: CommandContext['db'], leaseMs = RUN_LEASE_MS, now = new Date()): Promise<number> {
     const stale = new Date(now.getTime() - leaseMs);
-    const abandoned = await db.prisma.agentRun.findMany({ where: { status: 'RUNNING', updatedAt: { lt: stale } } });
+    const { instanceId, bootId } = this.engine.owner;
+    const abandoned = await db.read.agentRun.findMany({
+      where: {
+        status: 'RUNNING',
+        OR: [{ updatedAt: { lt: stale } }, { ownerInstance: instanceId, NOT: { ownerBoot: bootId } }],
+      },
+    });
     let resumed = 0;
     for (const run of abandoned) {
       if (this.engine.isActive(run.id)) continue;
-      // Claim it: only the process whose update still sees the stale lease resumes the run.
+      // Claim it: only the process whose update still sees the stale lease resumes the run. Like the lease's
+      // heartbeat, this is coordination between processes, not a change to the map: no event, no map lock
+      // (commands on the map must not wait for it), but the single write path all the same.
       const claimed = await db.write((tx) =>
         tx.agentRun.updateMany({
           where: { id: run.id, status: 'RUNNING', updatedAt: run.updatedAt },
-          data: { updatedAt: now },
+          data: { updatedAt: now, ownerInstance: instanceId, ownerBoot: bootId },
         }),
       );
       if (claimed.count === 0) continue;
       resumed++;
-      // From its last checkpoint; a run whose process died before the first one starts again from its input.
-      const checkpointed = await db.prisma.checkpoint.count({ where: { threadId: run.threadId } });
-      void this.engine.drive(run, checkpointed ? null : run.input);
+      // From its last pause (with the replies it already got), or from its input when it never paused.
+      void this.engine.recover(run);
     }
     return resumed;
   }
 
   /**
-   * Bottom-up: when the last open child of a node concludes, the parent's conclusion starts by itself, and
-   * so on up the tree (unless the map's autoRun is off).
+   * Conclusions that start by themselves on maps whose `autoRun` is on (see `conclusionsToStart`): bottom-up
+   * when the last open child of a node concludes, and redrafts of conclusions gone out of date once what they
+   * draw from is current again. Each drafts for the person's review.
    */
   async onEvents(ctx: Omit<CommandContext, 'viewer'>, events: readonly MapEvent[]): Promise<void> {
-    for (const event of events) {
-      if (event.type !== 'NodeConcluded' || !event.payload.node.parentId) continue;
-      const parent = await ctx.db.prisma.node.findUnique({
-        where: { id: event.payload.node.parentId },
-        include: { children: { select: { status: true } }, map: { include: { owner: true } } },
-      });
-      if (!parent || parent.status === 'COMPLETED' || !parent.map.autoRun) continue;
-      if (!parent.children.every((child) => child.status === 'COMPLETED')) continue;
+    const mapId = events.find((e) => e.type === 'NodeConcluded' || e.type === 'NodeStale')?.mapId;
+    if (!mapId) return;
+    const map = await ctx.db.read.map.findUnique({ where: { id: mapId }, select: { autoRun: true, ownerId: true } });
+    if (!map?.autoRun) return;
+    for (const nodeId of await conclusionsToStart(ctx.db.read, events)) {
       try {
-        await this.processNode({ ...ctx, viewer: parent.map.owner as User }, { nodeId: parent.id, intent: 'CONCLUDE' });
+        await this.processNode({ ...ctx, viewer: { id: map.ownerId } }, { nodeId, intent: 'CONCLUDE' });
       } catch (error) {
-        if (!(error instanceof NodeBusyError))
-          console.error('[thinkingmap] bottom-up conclusion did not start:', error);
+        if (!(error instanceof NodeBusyError)) this.engine.logError(error);
       }
     }
   }

@@ -1,83 +1,112 @@
 import type { ModelUsage, RunOutcome } from '@thinkingmap/agent-core';
-import type { AgentRun, Database } from '@thinkingmap/db';
-import type { EventBus } from '../events/event-bus.ts';
-import { appendEvents } from '../events/event-log.ts';
-import { type MapEvent, type PendingEvent, toWire } from '../events/map-event.ts';
+import type { AgentRun, Tx } from '@thinkingmap/db';
+import type { CommandContext } from '../commands/context.ts';
+import { type Emit, mutateMap } from '../commands/mutate-map.ts';
+import { NotFoundError } from '../errors/domain-errors.ts';
+import { toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
+
+type Outcome<S extends RunOutcome['status']> = Extract<RunOutcome, { status: S }>;
+
+/** Stores the questions a paused run waits on (a question already stored for its interrupt is kept). */
+async function storeQuestions(tx: Tx, emit: Emit, run: AgentRun, outcome: Outcome<'WAITING'>, ttlMs: number) {
+  for (const q of outcome.questions) {
+    const existing = await tx.agentQuestion.findUnique({
+      where: { runId_interruptId: { runId: run.id, interruptId: q.requestId } },
+      select: { id: true },
+    });
+    if (existing) continue;
+    const question = await tx.agentQuestion.create({
+      data: {
+        runId: run.id,
+        mapId: run.mapId,
+        nodeId: run.nodeId,
+        interruptId: q.requestId,
+        kind: q.kind,
+        question: q.question,
+        context: JSON.parse(JSON.stringify(q.context ?? {})),
+        expiresAt: new Date(Date.now() + ttlMs),
+      },
+    });
+    emit({ type: 'AgentQuestion', payload: { question: toQuestionSnapshot(question) } });
+  }
+}
+
+/** The run's new status and fields for how its drive ended. */
+function endOf(outcome: RunOutcome): { status: AgentRun['status']; data: Record<string, unknown> } {
+  const finishedAt = new Date();
+  switch (outcome.status) {
+    case 'WAITING':
+      return { status: 'WAITING', data: {} };
+    case 'COMPLETED':
+      return { status: 'COMPLETED', data: { output: JSON.parse(JSON.stringify(outcome.output ?? {})), finishedAt } };
+    case 'FAILED':
+      return {
+        status: 'FAILED',
+        data: { error: outcome.reason, errorCode: outcome.code, raw: outcome.raw ?? null, finishedAt },
+      };
+    default:
+      return { status: 'CANCELLED', data: { error: 'the run was cancelled', errorCode: 'CANCELLED', finishedAt } };
+  }
+}
+
+/** Where a drive's checkpoints go when it settles (see `DriveCheckpointStore`). */
+export interface SettledCheckpoints {
+  /** A paused run keeps what the drive wrote. */
+  keepIn(tx: Tx): Promise<void>;
+  /** A run that ended (or was cancelled) drops its thread's checkpoints: it can never resume. */
+  dropIn(tx: Tx, threadId: string): Promise<void>;
+}
 
 /**
- * Records how a drive of a run ended, in one transaction: the run's status and token usage, the map's
- * spent tokens, the questions it now waits on (AgentQuestion events), or RunFinished / RunFailed. A run
- * the person cancelled meanwhile stays cancelled.
+ * Records how a drive of a run ended, as a command on the run's map (acting as its owner, `ctx.viewer`):
+ * the run's status, the token usage no ledger recorded yet (`unsettled`: all of it on a map without a
+ * budget, whose calls are not metered one by one) on the run and the map, the questions it now waits on (AgentQuestion
+ * events) with the checkpoint it will resume from, or RunFinished / RunFailed with its checkpoints dropped —
+ * and the run's last progress (`ctx.carry`) in the same transaction. A run the person cancelled meanwhile
+ * stays cancelled. Returns false when the map is gone (nothing to settle).
  */
 export async function settleRun(
-  deps: { db: Database; bus: EventBus; onCommitted?: (events: readonly MapEvent[]) => void },
+  ctx: CommandContext,
   run: AgentRun,
   outcome: RunOutcome,
-  usage: ModelUsage,
+  unsettled: ModelUsage,
+  checkpoints: SettledCheckpoints,
   questionTtlMs: number,
-): Promise<void> {
-  const stored = await deps.db.write(async (tx) => {
-    const current = await tx.agentRun.findUnique({ where: { id: run.id } });
-    if (!current) return [];
-    const cancelled = current.status === 'CANCELLED';
-    const events: PendingEvent[] = [];
-    const tokens = {
-      promptTokens: { increment: usage.promptTokens },
-      completionTokens: { increment: usage.completionTokens },
-    };
-    const spent = usage.promptTokens + usage.completionTokens;
-    if (spent) await tx.map.update({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
-    let status = current.status;
-    const data: Record<string, unknown> = { ...tokens };
-    if (!cancelled) {
-      if (outcome.status === 'WAITING') {
-        status = 'WAITING';
-        for (const q of outcome.questions) {
-          const existing = await tx.agentQuestion.findUnique({
-            where: { runId_interruptId: { runId: run.id, interruptId: q.requestId } },
-          });
-          if (existing) continue;
-          const question = await tx.agentQuestion.create({
-            data: {
-              runId: run.id,
-              mapId: run.mapId,
-              nodeId: run.nodeId,
-              interruptId: q.requestId,
-              kind: q.kind,
-              question: q.question,
-              context: JSON.parse(JSON.stringify(q.context ?? {})),
-              expiresAt: new Date(Date.now() + questionTtlMs),
-            },
-          });
-          events.push({ type: 'AgentQuestion', payload: { question: toWire(question) } });
-        }
-      } else if (outcome.status === 'COMPLETED') {
-        status = 'COMPLETED';
-        Object.assign(data, { output: JSON.parse(JSON.stringify(outcome.output ?? {})), finishedAt: new Date() });
-      } else if (outcome.status === 'FAILED') {
-        status = 'FAILED';
-        Object.assign(data, {
-          error: outcome.reason,
-          errorCode: outcome.code,
-          raw: outcome.raw ?? null,
-          finishedAt: new Date(),
-        });
-      } else {
-        status = 'CANCELLED';
-        Object.assign(data, { error: 'the run was cancelled', errorCode: 'CANCELLED', finishedAt: new Date() });
+): Promise<boolean> {
+  try {
+    await mutateMap(ctx, run.mapId, async (tx, emit) => {
+      const current = await tx.agentRun.findUnique({ where: { id: run.id }, select: { status: true } });
+      if (!current) return;
+      const spent = unsettled.promptTokens + unsettled.completionTokens;
+      if (spent) await tx.map.update({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
+      // A run that stopped holds none of its map's budget any more.
+      const tokens = {
+        promptTokens: { increment: unsettled.promptTokens },
+        completionTokens: { increment: unsettled.completionTokens },
+        tokensReserved: 0,
+      };
+      if (current.status === 'CANCELLED') {
+        await tx.agentRun.update({ where: { id: run.id }, data: tokens });
+        await checkpoints.dropIn(tx, run.threadId);
+        return;
       }
-    }
-    const updated = await tx.agentRun.update({ where: { id: run.id }, data: { ...data, status } });
-    if (!cancelled && outcome.status === 'COMPLETED')
-      events.push({ type: 'RunFinished', payload: { run: toWire(updated) } });
-    if (!cancelled && (outcome.status === 'FAILED' || outcome.status === 'CANCELLED')) {
-      const code = outcome.status === 'FAILED' ? outcome.code : 'CANCELLED';
-      events.push({ type: 'RunFailed', payload: { run: toWire(updated), code, reason: updated.error ?? '' } });
-    }
-    return appendEvents(tx, run.mapId, events);
-  });
-  if (stored.length) {
-    deps.bus.publish(stored);
-    deps.onCommitted?.(stored);
+      if (outcome.status === 'WAITING') {
+        await storeQuestions(tx, emit, run, outcome, questionTtlMs);
+        await checkpoints.keepIn(tx);
+      } else {
+        await checkpoints.dropIn(tx, run.threadId);
+      }
+      const { status, data } = endOf(outcome);
+      const updated = await tx.agentRun.update({ where: { id: run.id }, data: { ...tokens, ...data, status } });
+      if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(updated) } });
+      if (outcome.status === 'FAILED' || outcome.status === 'CANCELLED') {
+        const code = outcome.status === 'FAILED' ? outcome.code : 'CANCELLED';
+        emit({ type: 'RunFailed', payload: { run: toRunSnapshot(updated), code, reason: updated.error ?? '' } });
+      }
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
   }
 }

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db, User } from '@thinkingmap/db';
+import { type ApiToken, type Database, type ReadDb, TokenScope, type User } from '@thinkingmap/db';
+import { LRUCache } from 'lru-cache';
+import type { Access } from './access.ts';
 
 /** Hashes a bearer token; only hashes are stored. */
 export function hashToken(token: string): string {
@@ -11,40 +13,105 @@ export function newToken(): string {
   return `tm_${randomBytes(24).toString('base64url')}`;
 }
 
+/** What a new token may do and until when. */
+export interface TokenGrant {
+  label?: string;
+  scope?: TokenScope;
+  expiresAt?: Date | null;
+}
+
 /** Creates a user with one API token and returns both; the token is shown only here. */
-export async function createUserWithToken(db: Db, name: string, options: { isLocal?: boolean } = {}) {
+export async function createUserWithToken(
+  db: Database,
+  name: string,
+  options: { isLocal?: boolean } & TokenGrant = {},
+) {
   const token = newToken();
-  const user = await db.user.create({
-    data: {
-      name,
-      isLocal: options.isLocal ?? false,
-      tokens: { create: { tokenHash: hashToken(token), label: 'default' } },
-    },
-  });
+  const user = await db.write((tx) =>
+    tx.user.create({
+      data: {
+        name,
+        isLocal: options.isLocal ?? false,
+        tokens: {
+          create: {
+            tokenHash: hashToken(token),
+            label: options.label ?? 'default',
+            scope: options.scope ?? TokenScope.FULL,
+            expiresAt: options.expiresAt ?? null,
+          },
+        },
+      },
+    }),
+  );
   return { user, token };
 }
 
-/** Issues a further token for an existing user. */
-export async function issueToken(db: Db, userId: string, label = ''): Promise<string> {
+/** Issues a further token for an existing user; returns the token (shown once) and its stored row. */
+export async function issueToken(
+  db: Database,
+  userId: string,
+  grant: TokenGrant = {},
+): Promise<{ token: string; row: ApiToken }> {
   const token = newToken();
-  await db.apiToken.create({ data: { userId, tokenHash: hashToken(token), label } });
-  return token;
+  const row = await db.write((tx) =>
+    tx.apiToken.create({
+      data: {
+        userId,
+        tokenHash: hashToken(token),
+        label: grant.label ?? '',
+        scope: grant.scope ?? TokenScope.FULL,
+        expiresAt: grant.expiresAt ?? null,
+      },
+    }),
+  );
+  return { token, row };
 }
 
+/** How {@link createTokenResolver} caches what it found. */
+export interface TokenCacheOptions {
+  /**
+   * How long a token's row (or its absence) is trusted before the database is asked again (30 s). Revocations
+   * reach every instance at once through the bus ({@link TokenResolver.forget}); this bounds a lost message.
+   */
+  ttlMs?: number;
+  /** Tokens remembered at most; the least recently used go first (10,000). */
+  maxTokens?: number;
+}
+
+/** Finds what a token grants; see {@link createTokenResolver}. */
+export interface TokenResolver {
+  /** The token's access, or null when it is unknown, revoked or expired. */
+  resolve(token: string, now?: Date): Promise<Access | null>;
+  /** Drops a token from the cache (it was revoked): the next request reads the database. */
+  forget(tokenId: string): void;
+  /** Drops everything (revocations may have been missed, e.g. while Redis was away). */
+  clear(): void;
+}
+
+type CachedToken = { row: (ApiToken & { user: User }) | null };
+
 /**
- * Finds the user a token belongs to. Results are cached briefly so a busy client does not cost a
- * database read per request.
+ * Finds the access a token grants. Rows are cached briefly (an LRU with a time to live) so a busy client does not
+ * cost a database read per request; concurrent lookups of one token share one read. Expiry is checked on every
+ * call against the cached row; revocation drops the row from every instance's cache at once.
  */
-export function createTokenResolver(db: Db, ttlMs = 30_000) {
-  const cache = new Map<string, { user: User | null; until: number }>();
-  return async function resolveToken(token: string): Promise<User | null> {
-    const hash = hashToken(token);
-    const hit = cache.get(hash);
-    if (hit && hit.until > Date.now()) return hit.user;
-    const row = await db.apiToken.findUnique({ where: { tokenHash: hash }, include: { user: true } });
-    const user = row?.user ?? null;
-    if (cache.size > 10_000) cache.clear();
-    cache.set(hash, { user, until: Date.now() + ttlMs });
-    return user;
+export function createTokenResolver(db: ReadDb, options: TokenCacheOptions = {}): TokenResolver {
+  const cache = new LRUCache<string, CachedToken>({
+    max: options.maxTokens ?? 10_000,
+    ttl: options.ttlMs ?? 30_000,
+    fetchMethod: async (hash) => ({
+      row: await db.apiToken.findUnique({ where: { tokenHash: hash }, include: { user: true } }),
+    }),
+  });
+  return {
+    async resolve(token, now = new Date()) {
+      const row = (await cache.fetch(hashToken(token)))?.row;
+      if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+      return { viewer: row.user, tokenId: row.id, scope: row.scope, expiresAt: row.expiresAt };
+    },
+    forget(tokenId) {
+      for (const [hash, value] of cache.entries()) if (value.row?.id === tokenId) cache.delete(hash);
+    },
+    clear: () => cache.clear(),
   };
 }

@@ -1,9 +1,11 @@
 import type { User } from '@thinkingmap/db';
 import { UnauthenticatedError } from '../errors/domain-errors.ts';
+import { type Access, localAccess } from './access.ts';
+import type { TokenResolver } from './tokens.ts';
 
 /** How the server decides who a request acts as. */
 export interface IdentityOptions {
-  resolveToken(token: string): Promise<User | null>;
+  tokens: Pick<TokenResolver, 'resolve'>;
   /** The embedded default's user, used when a request carries no token; null when tokens are required. */
   localUser: User | null;
 }
@@ -16,15 +18,16 @@ export function parseBearer(value: unknown): string | null {
 }
 
 /**
- * Resolves the viewer: a valid token wins; an invalid token is refused (never silently downgraded to the
- * local user); no token means the local user in the embedded default, and is refused otherwise.
+ * Resolves who acts and with what scope: a valid token wins; an invalid, expired or revoked token is refused
+ * (never silently downgraded to the local user); no token means the local user in the embedded default, and
+ * is refused otherwise.
  */
-export async function resolveViewer(token: string | null, options: IdentityOptions): Promise<User> {
+export async function resolveAccess(token: string | null, options: IdentityOptions): Promise<Access> {
   if (token) {
-    const user = await options.resolveToken(token);
-    if (!user) throw new UnauthenticatedError('the bearer token is not valid');
-    return user;
+    const access = await options.tokens.resolve(token);
+    if (!access) throw new UnauthenticatedError('the bearer token is not valid (unknown, expired or revoked)');
+    return access;
   }
-  if (options.localUser) return options.localUser;
+  if (options.localUser) return localAccess(options.localUser);
   throw new UnauthenticatedError();
 }

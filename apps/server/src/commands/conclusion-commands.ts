@@ -1,55 +1,69 @@
-import type { Node } from '@thinkingmap/db';
+import { ConclusionKind, type Node } from '@thinkingmap/db';
 import { z } from 'zod';
 import { VersionConflictError } from '../errors/domain-errors.ts';
-import { toWire } from '../events/map-event.ts';
+import { toMapSnapshot, toNodeSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { id, LIMITS, parseInput, text, version } from './input.ts';
 import { mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
+import { FRESH, markStale, staleAfterConclusion } from './stale-conclusions.ts';
 
 export const setConclusionInput = z.object({
   nodeId: id,
   conclusion: text(LIMITS.content),
-  kind: z.enum(['ANALYTICAL', 'CREATIVE', 'DECISION', 'LEARNING']).nullish(),
+  kind: z.enum(ConclusionKind).nullish(),
   expectedVersion: version.nullish(),
 });
 
 /**
- * Concludes a node: stores the conclusion, completes the node, releases the nodes that waited for it, and
- * completes the map when the root concludes.
+ * Concludes a node: stores the conclusion (current again if it was out of date), completes the node,
+ * releases the nodes that waited for it, marks the conclusions drawn from it out of date when it changed
+ * (its parent's and its dependents', see `markStale`), and completes the map when the root concludes.
  */
 export async function setConclusion(ctx: CommandContext, raw: unknown): Promise<Node> {
   const input = parseInput(setConclusionInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
   return mutateMap(ctx, mapId, async (tx, emit, map) => {
-    const node = await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    const node = await loadNodeInMap(tx, input.nodeId, mapId);
     if (input.expectedVersion != null && node.version !== input.expectedVersion) {
       throw new VersionConflictError('Node', node.id, node.version, input.expectedVersion);
     }
+    const kind = input.kind ?? node.conclusionKind;
+    const changed = node.conclusion !== input.conclusion || node.conclusionKind !== kind;
     const concluded = await tx.node.update({
       where: { id: node.id },
       data: {
         conclusion: input.conclusion,
-        conclusionKind: input.kind ?? node.conclusionKind,
+        conclusionKind: kind,
         status: 'COMPLETED',
         concludedAt: new Date(),
         version: { increment: 1 },
+        ...FRESH,
       },
     });
-    emit({ type: 'NodeConcluded', payload: { node: toWire(concluded) } });
+    emit({ type: 'NodeConcluded', payload: { node: toNodeSnapshot(concluded) } });
     const dependents = await tx.dependency.findMany({ where: { dependsOnId: node.id }, select: { nodeId: true } });
     await refreshBlocked(
       tx,
       dependents.map((d) => d.nodeId),
       emit,
     );
+    if (changed)
+      await markStale(
+        tx,
+        emit,
+        staleAfterConclusion(
+          node,
+          dependents.map((d) => d.nodeId),
+        ),
+      );
     if (node.parentId === null && map.status !== 'COMPLETED') {
       const completed = await tx.map.update({
         where: { id: mapId },
         data: { status: 'COMPLETED', version: { increment: 1 } },
       });
-      emit({ type: 'MapUpdated', payload: { map: toWire(completed), fields: ['status'] } });
+      emit({ type: 'MapUpdated', payload: { map: toMapSnapshot(completed), fields: ['status'] } });
     }
     return concluded;
   });

@@ -1,12 +1,34 @@
-import type { Database, User } from '@thinkingmap/db';
+import type { Database, Map as MapRow, TokenScope, Tx, User } from '@thinkingmap/db';
 import type { EventBus } from '../events/event-bus.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import type { MapEvent, PendingEvent } from '../events/map-event.ts';
+
+/**
+ * Work a run queued to be done with its next command on its map, in that command's transaction and before
+ * its own work: emitting a progress event (a step entered, streamed text) or recording the agent's state on
+ * a node. It must not fail for anything but the database itself, or it would fail the command carrying it.
+ */
+export type CarriedWork = (tx: Tx, emit: (event: PendingEvent) => void, map: MapRow) => Promise<void> | void;
+
+/**
+ * A run's queue of {@link CarriedWork}: `mutateMap` takes it, does it first in the same transaction, and puts
+ * it back if the command fails.
+ */
+export interface WorkCarrier {
+  readonly mapId: string;
+  /** Waits until the carrier's own write in flight (if any) is committed, then removes and returns what is queued. */
+  take(): Promise<CarriedWork[]>;
+  /** Returns work taken by a command that failed, ahead of anything queued since. */
+  putBack(work: CarriedWork[]): void;
+}
 
 /** What every command needs: the database, the bus, and who acts. */
 export interface CommandContext {
   db: Database;
   bus: EventBus;
-  viewer: User;
+  /** Who acts (only their id matters to a command). Agents act as the map's owner. */
+  viewer: Pick<User, 'id'>;
+  /** What the caller's token may do; a READ_ONLY caller is refused every change. Absent = full (agents, the server). */
+  scope?: TokenScope;
   /**
    * When set, the command runs at most once for this key: a repeat returns the first result and writes
    * nothing (agents set it, because LangGraph re-runs an interrupted step from its start).
@@ -14,4 +36,6 @@ export interface CommandContext {
   idempotencyKey?: string;
   /** Called after a command's events are committed and published (agents hook in here). */
   onCommitted?: (events: readonly MapEvent[]) => void;
+  /** Work waiting to be done with the next command on its map (a run's progress). */
+  carry?: WorkCarrier;
 }

@@ -1,21 +1,21 @@
-import type { ContextItem, Message } from '@thinkingmap/db';
+import { type ContextItem, ConversationKind, type Message, MessageKind, MessageRole } from '@thinkingmap/db';
 import { z } from 'zod';
-import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
-import { toWire } from '../events/map-event.ts';
+import { NotFoundError } from '../errors/domain-errors.ts';
+import { toContextItemSnapshot, toMessageSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { id, LIMITS, optionalText, parseInput, text } from './input.ts';
 import { mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap } from './node-commands.ts';
 
-const conversationKind = z.enum(['DECOMPOSE', 'CONCLUDE']);
+const conversationKind = z.enum(ConversationKind);
 
 export const postMessageInput = z.object({
   nodeId: id,
   conversation: conversationKind,
   content: text(LIMITS.content),
   parentId: id.nullish(),
-  role: z.enum(['USER', 'ASSISTANT', 'SYSTEM']).default('USER'),
-  kind: z.enum(['TEXT', 'RAG', 'NOTICE']).default('TEXT'),
+  role: z.enum(MessageRole).default(MessageRole.USER),
+  kind: z.enum(MessageKind).default(MessageKind.TEXT),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 
@@ -27,17 +27,15 @@ export async function postMessage(ctx: CommandContext, raw: unknown): Promise<Me
   const input = parseInput(postMessageInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
   return mutateMap(ctx, mapId, async (tx, emit) => {
-    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    await loadNodeInMap(tx, input.nodeId, mapId);
     const conversation = await tx.conversation.findUniqueOrThrow({
       where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
     });
     let parentId = input.parentId ?? null;
     if (parentId) {
+      // A message of another conversation answers as an unknown one (it may be of another map, or person).
       const parent = await tx.message.findUnique({ where: { id: parentId } });
-      if (!parent) throw new NotFoundError('Message', parentId);
-      if (parent.conversationId !== conversation.id) {
-        throw new ValidationError('parentId', 'must be a message of the same conversation');
-      }
+      if (!parent || parent.conversationId !== conversation.id) throw new NotFoundError('Message', parentId);
     } else {
       const latest = await tx.message.findFirst({
         where: { conversationId: conversation.id, deletedAt: null },
@@ -57,7 +55,7 @@ export async function postMessage(ctx: CommandContext, raw: unknown): Promise<Me
         ...(input.metadata ? { metadata: input.metadata as object } : {}),
       },
     });
-    emit({ type: 'MessagePosted', payload: { message: toWire(message), nodeId: input.nodeId } });
+    emit({ type: 'MessagePosted', payload: { message: toMessageSnapshot(message), nodeId: input.nodeId } });
     return message;
   });
 }
@@ -70,7 +68,7 @@ export async function clearConversation(ctx: CommandContext, raw: unknown): Prom
   const input = parseInput(z.object({ nodeId: id, conversation: conversationKind }), raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
   return mutateMap(ctx, mapId, async (tx, emit) => {
-    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    await loadNodeInMap(tx, input.nodeId, mapId);
     const conversation = await tx.conversation.findUniqueOrThrow({
       where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
     });
@@ -97,9 +95,12 @@ export async function addContextItem(ctx: CommandContext, raw: unknown): Promise
   const input = parseInput(addContextItemInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
   return mutateMap(ctx, mapId, async (tx, emit) => {
-    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
+    await loadNodeInMap(tx, input.nodeId, mapId);
     const item = await tx.contextItem.create({ data: { ...input, mapId } });
-    emit({ type: 'ContextUpdated', payload: { nodeId: input.nodeId, action: 'ADDED', item: toWire(item) } });
+    emit({
+      type: 'ContextUpdated',
+      payload: { nodeId: input.nodeId, action: 'ADDED', item: toContextItemSnapshot(item) },
+    });
     return item;
   });
 }
@@ -107,13 +108,16 @@ export async function addContextItem(ctx: CommandContext, raw: unknown): Promise
 /** Removes a context item. */
 export async function removeContextItem(ctx: CommandContext, raw: unknown): Promise<ContextItem> {
   const { id: itemId } = parseInput(z.object({ id }), raw);
-  const found = await ctx.db.prisma.contextItem.findUnique({ where: { id: itemId } });
+  const found = await ctx.db.read.contextItem.findUnique({ where: { id: itemId } });
   if (!found) throw new NotFoundError('ContextItem', itemId);
   return mutateMap(ctx, found.mapId, async (tx, emit) => {
     const item = await tx.contextItem.findUnique({ where: { id: itemId } });
     if (!item) throw new NotFoundError('ContextItem', itemId);
     await tx.contextItem.delete({ where: { id: itemId } });
-    emit({ type: 'ContextUpdated', payload: { nodeId: item.nodeId, action: 'REMOVED', item: toWire(item) } });
+    emit({
+      type: 'ContextUpdated',
+      payload: { nodeId: item.nodeId, action: 'REMOVED', item: toContextItemSnapshot(item) },
+    });
     return item;
   });
 }

@@ -2,7 +2,7 @@ import type { Dependency } from '@thinkingmap/db';
 import { findCycle, isInSubtree } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import { CycleError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
-import { toWire } from '../events/map-event.ts';
+import { toDependencySnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { id, parseInput } from './input.ts';
 import { mapIdOfNode, mutateMap } from './mutate-map.ts';
@@ -21,11 +21,9 @@ export async function addDependency(ctx: CommandContext, raw: unknown): Promise<
   if (input.nodeId === input.dependsOnId) throw new ValidationError('dependsOnId', 'a node cannot depend on itself');
   const mapId = await mapIdOfNode(ctx, input.nodeId);
   return mutateMap(ctx, mapId, async (tx, emit) => {
-    await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
-    const target = await tx.node.findUnique({ where: { id: input.dependsOnId } });
-    if (!target) throw new NotFoundError('Node', input.dependsOnId);
-    if (target.mapId !== mapId)
-      throw new ValidationError('dependsOnId', 'a node can only depend on nodes of its own map');
+    await loadNodeInMap(tx, input.nodeId, mapId);
+    // A node of another map answers as an unknown one: a reference never tells whether an id exists elsewhere.
+    await loadNodeInMap(tx, input.dependsOnId, mapId);
     const tree = await tx.node.findMany({ where: { mapId }, select: { id: true, parentId: true, question: true } });
     if (isInSubtree(tree, input.nodeId, input.dependsOnId) || isInSubtree(tree, input.dependsOnId, input.nodeId)) {
       throw new ValidationError('dependsOnId', 'a node cannot depend on its own ancestor or descendant');
@@ -43,7 +41,7 @@ export async function addDependency(ctx: CommandContext, raw: unknown): Promise<
       );
     }
     const dependency = await tx.dependency.create({ data: { mapId, ...input } });
-    emit({ type: 'DependencyAdded', payload: { dependency: toWire(dependency) } });
+    emit({ type: 'DependencyAdded', payload: { dependency: toDependencySnapshot(dependency) } });
     await refreshBlocked(tx, [input.nodeId], emit);
     return dependency;
   });
@@ -57,7 +55,7 @@ export async function removeDependency(ctx: CommandContext, raw: unknown): Promi
     const dependency = await tx.dependency.findUnique({ where: { nodeId_dependsOnId: input } });
     if (!dependency) throw new NotFoundError('Dependency', `${input.nodeId}→${input.dependsOnId}`);
     await tx.dependency.delete({ where: { id: dependency.id } });
-    emit({ type: 'DependencyRemoved', payload: { dependency: toWire(dependency) } });
+    emit({ type: 'DependencyRemoved', payload: { dependency: toDependencySnapshot(dependency) } });
     await refreshBlocked(tx, [input.nodeId], emit);
     return dependency;
   });

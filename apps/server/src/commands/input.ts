@@ -1,3 +1,4 @@
+import { Language } from '@thinkingmap/db';
 import { z } from 'zod';
 import { ValidationError } from '../errors/domain-errors.ts';
 
@@ -18,18 +19,54 @@ export const LIMITS = {
 
 export const id = z.string().regex(ID_PATTERN, 'is not a valid id');
 
+/** Why a NUL character is refused: PostgreSQL cannot store it in text, SQLite can; both refuse it alike. */
+export const NUL_REASON = 'must not contain NUL characters';
+const hasNoNul = (value: string) => !value.includes('\u0000');
+
 /** A trimmed string of 1..max characters. */
 export const text = (max: number) =>
-  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine(hasNoNul, NUL_REASON);
 
 /** A trimmed string of 0..max characters. */
-export const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+export const optionalText = (max: number) =>
+  z.string().trim().max(max, `must be at most ${max} characters`).refine(hasNoNul, NUL_REASON);
+
+/** How deep a JSON value a person sends (an agent reply) may nest. */
+export const MAX_JSON_DEPTH = 16;
+
+/**
+ * Checks a JSON value before anything else reads it: nested at most {@link MAX_JSON_DEPTH} levels (deeper values
+ * overflow the stack of whatever serialises them), and no NUL character in any string or key. Walks without
+ * recursion, so the check itself cannot overflow.
+ */
+export function checkJson(field: string, value: unknown): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (!hasNoNul(item)) throw new ValidationError(field, NUL_REASON);
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH)
+      throw new ValidationError(field, `must not be nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const [key, child] of Object.entries(item)) {
+      if (!hasNoNul(key)) throw new ValidationError(field, NUL_REASON);
+      stack.push([child, depth + 1]);
+    }
+  }
+}
 
 export const constraints = z
   .array(text(LIMITS.constraint))
   .max(LIMITS.constraints, `must have at most ${LIMITS.constraints} items`);
 
-export const language = z.enum(['zh', 'en']);
+export const language = z.enum(Language);
 
 export const version = z.number().int().min(1, 'must be at least 1');
 

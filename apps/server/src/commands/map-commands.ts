@@ -1,14 +1,13 @@
-import type { Map as MapRow } from '@thinkingmap/db';
+import { detectLanguage } from '@thinkingmap/agent-core';
+import { MapMode, type Map as MapRow, MapStatus } from '@thinkingmap/db';
 import { z } from 'zod';
 import { ValidationError, VersionConflictError } from '../errors/domain-errors.ts';
-import { appendEvents } from '../events/event-log.ts';
-import { toWire } from '../events/map-event.ts';
+import { toMapSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
-import { detectLanguage } from './detect-language.ts';
 import { constraints, id, LIMITS, language, optionalText, parseInput, text, version } from './input.ts';
-import { loadOwnedMap, mutateMap } from './mutate-map.ts';
+import { assertCanChange, mutateMap } from './mutate-map.ts';
 
-const mode = z.enum(['STANDARD', 'DIVERGENT']);
+const mode = z.enum(MapMode);
 
 export const createMapInput = z.object({
   title: text(LIMITS.title).nullish(),
@@ -28,24 +27,28 @@ function titleFrom(problem: string): string {
   return `${space > 30 ? cut.slice(0, space) : cut}…`;
 }
 
-/** Creates a map owned by the viewer. The language is detected from the text unless given. */
+/**
+ * Creates a map owned by the viewer; its log starts with MapCreated (seq 1). The language is detected from
+ * the text unless given.
+ */
 export async function createMap(ctx: CommandContext, raw: unknown): Promise<MapRow> {
+  assertCanChange(ctx, 'Map', 'new');
   const input = parseInput(createMapInput, raw);
   const title = input.title ?? titleFrom(input.problem);
   if (!title) throw new ValidationError('title', 'give a title or a problem');
-  return ctx.db.write((tx) =>
-    tx.map.create({
-      data: {
-        ownerId: ctx.viewer.id,
-        title,
-        problem: input.problem,
-        goal: input.goal,
-        constraints: input.constraints,
-        language: input.language ?? detectLanguage(`${input.title} ${input.problem}`),
-        mode: input.mode,
-      },
-    }),
-  );
+  const data = {
+    ownerId: ctx.viewer.id,
+    title,
+    problem: input.problem,
+    goal: input.goal,
+    constraints: input.constraints,
+    language: input.language ?? detectLanguage([input.title, input.problem].filter(Boolean).join('\n')),
+    mode: input.mode,
+  };
+  return mutateMap(ctx, { create: (tx) => tx.map.create({ data }) }, async (_tx, emit, map) => {
+    emit({ type: 'MapCreated', payload: { map: toMapSnapshot(map) } });
+    return map;
+  });
 }
 
 export const updateMapInput = z.object({
@@ -57,7 +60,7 @@ export const updateMapInput = z.object({
   constraints: constraints.nullish(),
   language: language.nullish(),
   mode: mode.nullish(),
-  status: z.enum(['DRAFT', 'ACTIVE', 'COMPLETED', 'ARCHIVED']).nullish(),
+  status: z.enum(MapStatus).nullish(),
   autoRun: z.boolean().nullish(),
   tokenBudget: z.number().int().min(1).max(1_000_000_000).nullish(),
 });
@@ -76,21 +79,20 @@ export async function updateMap(ctx: CommandContext, raw: unknown): Promise<MapR
     const fields = Object.keys(data);
     if (fields.length === 0) return map;
     const updated = await tx.map.update({ where: { id: mapId }, data: { ...data, version: { increment: 1 } } });
-    emit({ type: 'MapUpdated', payload: { map: toWire(updated), fields } });
+    emit({ type: 'MapUpdated', payload: { map: toMapSnapshot(updated), fields } });
     return updated;
   });
 }
 
-/** Deletes a map and everything in it. Subscribers receive MapDeleted, then their stream ends. */
+/**
+ * Deletes a map and everything in it, under its row lock like every command: MapDeleted is its last event
+ * (the log keeps it), then subscribers' streams end.
+ */
 export async function deleteMap(ctx: CommandContext, raw: unknown): Promise<{ id: string }> {
   const { id: mapId } = parseInput(z.object({ id }), raw);
-  const events = await ctx.db.write(async (tx) => {
-    await loadOwnedMap(tx, ctx.viewer.id, mapId);
-    const stored = await appendEvents(tx, mapId, [{ type: 'MapDeleted', payload: { mapId } }]);
+  return mutateMap(ctx, mapId, async (tx, emit) => {
+    emit({ type: 'MapDeleted', payload: { mapId } });
     await tx.map.delete({ where: { id: mapId } });
-    return stored;
+    return { id: mapId };
   });
-  ctx.bus.publish(events);
-  ctx.onCommitted?.(events);
-  return { id: mapId };
 }

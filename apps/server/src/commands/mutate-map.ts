@@ -1,54 +1,86 @@
 import type { Map as MapRow, Tx } from '@thinkingmap/db';
+import { READ_ONLY_MESSAGE } from '../auth/access.ts';
 import { ForbiddenError, NotFoundError } from '../errors/domain-errors.ts';
 import { appendEvents } from '../events/event-log.ts';
-import type { PendingEvent } from '../events/map-event.ts';
+import type { MapEvent, PendingEvent } from '../events/map-event.ts';
 import type { CommandContext } from './context.ts';
 
 /** Collects the events a command emits. */
 export type Emit = (event: PendingEvent) => void;
 
-/** Loads a map and checks that the viewer owns it. */
-export async function loadOwnedMap(tx: Tx, viewerId: string, mapId: string): Promise<MapRow> {
-  const map = await tx.map.findUnique({ where: { id: mapId } });
-  if (!map) throw new NotFoundError('Map', mapId);
-  if (map.ownerId !== viewerId) throw new ForbiddenError('Map', mapId);
-  return map;
+/** The map a command works on: an existing one by id, or one the command creates (`createMap`). */
+export type MapTarget = string | { create: (tx: Tx) => Promise<MapRow> };
+
+/**
+ * Refuses any change by a read-only caller. The GraphQL Mutation type and the MCP server refuse them before
+ * anything else; this keeps every command safe by itself.
+ */
+export function assertCanChange(ctx: CommandContext, entity: string, id: string): void {
+  if (ctx.scope === 'READ_ONLY') throw new ForbiddenError(entity, id, READ_ONLY_MESSAGE);
 }
 
 /**
  * Takes the map row's lock before anything is read, so commands on one map run one after the other and
  * every check (expected version, cycles, a second root, a busy node) sees the writes committed before it.
  * PostgreSQL runs transactions at READ COMMITTED: without the lock two racing commands would both pass
- * their checks. SQLite's writes are already queued one transaction at a time.
+ * their checks. SQLite's writes are already queued one transaction at a time. Also taken by the token ledger,
+ * whose reservations on a map's budget must not race either.
  */
-async function lockMap(ctx: CommandContext, tx: Tx, mapId: string): Promise<void> {
+export async function lockMap(ctx: Pick<CommandContext, 'db'>, tx: Tx, mapId: string): Promise<void> {
   if (ctx.db.provider === 'postgresql') await tx.$queryRaw`SELECT "id" FROM "Map" WHERE "id" = ${mapId} FOR UPDATE`;
 }
 
+/** Locks and loads an existing map, or creates the new one (which no other transaction can see yet). */
+async function openMap(ctx: CommandContext, tx: Tx, target: MapTarget): Promise<MapRow> {
+  if (typeof target !== 'string') {
+    // A receipt is checked after the map is open; a repeated creation would already have created a map.
+    if (ctx.idempotencyKey) throw new Error('a command that creates a map takes no idempotency key');
+    return target.create(tx);
+  }
+  await lockMap(ctx, tx, target);
+  const map = await tx.map.findUnique({ where: { id: target } });
+  if (!map) throw new NotFoundError('Map', target);
+  return map;
+}
+
 /**
- * The one way to change a map: checks access, runs `work` in one transaction, appends the events it
- * emitted with consecutive sequence numbers in the same transaction, and publishes them after commit.
- * If anything throws, nothing is written and nothing is published.
+ * The one way to change a map and its log: locks the map's row (or creates the map), checks that the viewer
+ * owns it, runs `work` in one transaction unless its idempotency key already has a receipt, appends the
+ * events it emitted with consecutive sequence numbers in the same transaction, and publishes them after
+ * commit. If anything throws, nothing is written and nothing is published.
+ *
+ * Agents act as the map's owner. What a run queued beside its writes (`ctx.carry`: steps entered, text
+ * streamed, its state on a node) is done first, in the same transaction, so a step costs one write, not
+ * several.
  */
 export async function mutateMap<T>(
   ctx: CommandContext,
-  mapId: string,
+  target: MapTarget,
   work: (tx: Tx, emit: Emit, map: MapRow) => Promise<T>,
 ): Promise<T> {
-  const { result, events } = await ctx.db.write(async (tx) => {
-    await lockMap(ctx, tx, mapId);
-    const map = await loadOwnedMap(tx, ctx.viewer.id, mapId);
-    const key = ctx.idempotencyKey;
-    if (key) {
-      const receipt = await tx.commandReceipt.findUnique({ where: { key } });
-      if (receipt) return { result: receipt.result as T, events: [] };
-    }
-    const pending: PendingEvent[] = [];
-    const result = await work(tx, (event) => pending.push(event), map);
-    const events = await appendEvents(tx, mapId, pending);
-    if (key) await tx.commandReceipt.create({ data: { key, result: JSON.parse(JSON.stringify(result ?? null)) } });
-    return { result, events };
-  });
+  assertCanChange(ctx, 'Map', typeof target === 'string' ? target : 'new');
+  const carried = ctx.carry && ctx.carry.mapId === target ? await ctx.carry.take() : [];
+  const key = ctx.idempotencyKey;
+  let outcome: { result: T; events: MapEvent[] };
+  try {
+    outcome = await ctx.db.write(async (tx) => {
+      const map = await openMap(ctx, tx, target);
+      if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError('Map', map.id);
+      const pending: PendingEvent[] = [];
+      const emit: Emit = (event) => pending.push(event);
+      for (const carriedWork of carried) await carriedWork(tx, emit, map);
+      const receipt = key ? await tx.commandReceipt.findUnique({ where: { key } }) : null;
+      const result = receipt ? (receipt.result as T) : await work(tx, emit, map);
+      if (key && !receipt) {
+        await tx.commandReceipt.create({ data: { key, result: JSON.parse(JSON.stringify(result ?? null)) } });
+      }
+      return { result, events: await appendEvents(tx, map, pending) };
+    });
+  } catch (error) {
+    if (carried.length) ctx.carry?.putBack(carried);
+    throw error;
+  }
+  const { result, events } = outcome;
   if (events.length) {
     ctx.bus.publish(events);
     ctx.onCommitted?.(events);
@@ -58,7 +90,7 @@ export async function mutateMap<T>(
 
 /** Finds which map a node belongs to (immutable, so it can be read before the transaction). */
 export async function mapIdOfNode(ctx: CommandContext, nodeId: string): Promise<string> {
-  const node = await ctx.db.prisma.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
+  const node = await ctx.db.read.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
   if (!node) throw new NotFoundError('Node', nodeId);
   return node.mapId;
 }

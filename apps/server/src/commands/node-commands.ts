@@ -1,16 +1,19 @@
 import type { Node, Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { NotFoundError, ValidationError, VersionConflictError } from '../errors/domain-errors.ts';
-import { toWire } from '../events/map-event.ts';
+import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { constraints, id, LIMITS, optionalText, parseInput, position, text, version } from './input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from './mutate-map.ts';
+import { markStale } from './stale-conclusions.ts';
 
-/** Loads a node and checks it belongs to `mapId`; a node of another map is reported as not found. */
-export async function loadNodeInMap(tx: Tx, nodeId: string, mapId: string, field = 'id'): Promise<Node> {
+/**
+ * Loads a node and checks it belongs to `mapId`. A node of another map — the caller's or anyone's — is reported as
+ * not found, exactly like an unknown id, so a reference never tells whether an id exists elsewhere.
+ */
+export async function loadNodeInMap(tx: Tx, nodeId: string, mapId: string): Promise<Node> {
   const node = await tx.node.findUnique({ where: { id: nodeId } });
-  if (!node) throw new NotFoundError('Node', nodeId);
-  if (node.mapId !== mapId) throw new ValidationError(field, 'refers to a node of another map');
+  if (!node || node.mapId !== mapId) throw new NotFoundError('Node', nodeId);
   return node;
 }
 
@@ -32,7 +35,7 @@ export async function placeAmongSiblings(
   if (at == null || at >= end) return end;
   for (const sibling of siblings.filter((s) => s.position >= at)) {
     const shifted = await tx.node.update({ where: { id: sibling.id }, data: { position: { increment: 1 } } });
-    emit({ type: 'NodeUpdated', payload: { node: toWire(shifted), fields: ['position'] } });
+    emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(shifted), fields: ['position'] } });
   }
   return at;
 }
@@ -46,12 +49,15 @@ export const createNodeInput = z.object({
   position: position.nullish(),
 });
 
-/** Creates a node (the root when `parentId` is empty) with its two conversations. */
+/**
+ * Creates a node (the root when `parentId` is empty) with its two conversations; a concluded parent's
+ * conclusion is then out of date (`CHILD_ADDED`).
+ */
 export async function createNode(ctx: CommandContext, raw: unknown): Promise<Node> {
   const input = parseInput(createNodeInput, raw);
   return mutateMap(ctx, input.mapId, async (tx, emit) => {
     const parentId = input.parentId ?? null;
-    if (parentId) await loadNodeInMap(tx, parentId, input.mapId, 'parentId');
+    if (parentId) await loadNodeInMap(tx, parentId, input.mapId);
     else if (await tx.node.count({ where: { mapId: input.mapId, parentId: null } })) {
       throw new ValidationError('parentId', 'the map already has a root; give the parent of the new node');
     }
@@ -74,7 +80,9 @@ export async function createNode(ctx: CommandContext, raw: unknown): Promise<Nod
         },
       },
     });
-    emit({ type: 'NodeCreated', payload: { node: toWire(node) } });
+    emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
+    // A concluded parent did not consider its new child.
+    if (parentId) await markStale(tx, emit, [{ nodeId: parentId, reason: 'CHILD_ADDED', source: node }]);
     return node;
   });
 }
@@ -101,7 +109,7 @@ export async function updateNode(ctx: CommandContext, raw: unknown): Promise<Nod
     const fields = Object.keys(data);
     if (fields.length === 0) return node;
     const updated = await tx.node.update({ where: { id: nodeId }, data: { ...data, version: { increment: 1 } } });
-    emit({ type: 'NodeUpdated', payload: { node: toWire(updated), fields } });
+    emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(updated), fields } });
     return updated;
   });
 }

@@ -1,39 +1,47 @@
-import type { Node } from '@thinkingmap/db';
+import { DecompositionStrategy, type Node, NodeIntent, NodeStatus, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
-import { toWire } from '../events/map-event.ts';
-import type { CommandContext } from './context.ts';
+import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import { id, parseInput } from './input.ts';
-import { mapIdOfNode, mutateMap } from './mutate-map.ts';
-import { loadNodeInMap } from './node-commands.ts';
+import type { Emit } from './mutate-map.ts';
 
 export const nodeStateInput = z.object({
   nodeId: id,
-  status: z.enum(['PENDING', 'READY', 'BLOCKED', 'RUNNING', 'WAITING', 'COMPLETED', 'FAILED']).nullish(),
+  status: z.enum(NodeStatus).nullish(),
   reason: z.string().max(2_000).nullish(),
-  intent: z.enum(['DECOMPOSE', 'CONCLUDE', 'EXPLORE', 'CLARIFY']).nullish(),
-  strategy: z.enum(['SEQUENTIAL', 'PARALLEL', 'HIERARCHICAL', 'EXPLORATORY']).nullish(),
+  intent: z.enum(NodeIntent).nullish(),
+  strategy: z.enum(DecompositionStrategy).nullish(),
 });
 
+/** A checked change of where an agent is with a node. */
+export type NodeState = z.infer<typeof nodeStateInput>;
+
+/** Checks a change of a node's agent state; throws ValidationError on bad input. */
+export function parseNodeState(raw: unknown): NodeState {
+  return parseInput(nodeStateInput, raw);
+}
+
 /**
- * Records where an agent is with a node: its status (with the reason for BLOCKED and FAILED), the intent and
- * the strategy chosen. Not a content change, so the node's version stays: a person's open edit stays valid.
+ * Records where an agent is with a node — its status (with the reason for BLOCKED and FAILED), the intent and
+ * the strategy chosen — inside a command's transaction on the node's map (agents carry it with their next
+ * command: `ctx.carry`). Emits NodeUpdated when something changed. Not a content change, so the node's
+ * version stays and a person's open edit stays valid. A node no longer in the map (deleted meanwhile) is
+ * skipped: this never fails the command that carries it.
  */
-export async function setNodeState(ctx: CommandContext, raw: unknown): Promise<Node> {
-  const input = parseInput(nodeStateInput, raw);
-  const mapId = await mapIdOfNode(ctx, input.nodeId);
-  return mutateMap(ctx, mapId, async (tx, emit) => {
-    const node = await loadNodeInMap(tx, input.nodeId, mapId, 'nodeId');
-    const data: Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>> = {};
-    if (input.status && input.status !== node.status) {
-      data.status = input.status;
-      data.statusReason = input.status === 'BLOCKED' || input.status === 'FAILED' ? (input.reason ?? null) : null;
-    }
-    if (input.intent && input.intent !== node.intent) data.intent = input.intent;
-    if (input.strategy && input.strategy !== node.strategy) data.strategy = input.strategy;
-    const fields = Object.keys(data).filter((f) => f !== 'statusReason');
-    if (fields.length === 0) return node;
-    const updated = await tx.node.update({ where: { id: node.id }, data });
-    emit({ type: 'NodeUpdated', payload: { node: toWire(updated), fields } });
-    return updated;
+export async function recordNodeState(tx: Tx, emit: Emit, mapId: string, input: NodeState): Promise<void> {
+  const node = await tx.node.findUnique({
+    where: { id: input.nodeId },
+    select: { mapId: true, status: true, intent: true, strategy: true },
   });
+  if (!node || node.mapId !== mapId) return;
+  const data: Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>> = {};
+  if (input.status && input.status !== node.status) {
+    data.status = input.status;
+    data.statusReason = input.status === 'BLOCKED' || input.status === 'FAILED' ? (input.reason ?? null) : null;
+  }
+  if (input.intent && input.intent !== node.intent) data.intent = input.intent;
+  if (input.strategy && input.strategy !== node.strategy) data.strategy = input.strategy;
+  const fields = Object.keys(data).filter((f) => f !== 'statusReason');
+  if (fields.length === 0) return;
+  const updated = await tx.node.update({ where: { id: input.nodeId }, data });
+  emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(updated), fields } });
 }

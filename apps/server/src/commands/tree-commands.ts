@@ -2,14 +2,19 @@ import type { Node } from '@thinkingmap/db';
 import { isInSubtree, subtreeIds } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import { ValidationError } from '../errors/domain-errors.ts';
-import { toWire } from '../events/map-event.ts';
+import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { id, parseInput, position } from './input.ts';
 import { mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap, placeAmongSiblings } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
+import { markStale } from './stale-conclusions.ts';
 
-/** Deletes a node with its whole subtree, their dependencies, context items and conversations. */
+/**
+ * Deletes a node with its whole subtree, their dependencies, context items and conversations. The parent's
+ * conclusion is then out of date (`CHILD_REMOVED`), and so is that of any node left that depended on a
+ * deleted one (`DEPENDENCY_CHANGED`).
+ */
 export async function deleteNode(
   ctx: CommandContext,
   raw: unknown,
@@ -17,8 +22,8 @@ export async function deleteNode(
   const { id: nodeId } = parseInput(z.object({ id }), raw);
   const mapId = await mapIdOfNode(ctx, nodeId);
   return mutateMap(ctx, mapId, async (tx, emit) => {
-    await loadNodeInMap(tx, nodeId, mapId);
-    const all = await tx.node.findMany({ where: { mapId }, select: { id: true, parentId: true } });
+    const deleted = await loadNodeInMap(tx, nodeId, mapId);
+    const all = await tx.node.findMany({ where: { mapId }, select: { id: true, parentId: true, question: true } });
     const nodeIds = subtreeIds(all, nodeId);
     const doomed = new Set(nodeIds);
     const dependencies = await tx.dependency.findMany({
@@ -34,6 +39,17 @@ export async function deleteNode(
     const dependencyIds = dependencies.map((d) => d.id);
     emit({ type: 'NodeDeleted', payload: { nodeIds, dependencyIds } });
     await refreshBlocked(tx, survivors, emit);
+    const questionOf = new Map(all.map((n) => [n.id, n.question]));
+    await markStale(tx, emit, [
+      ...(deleted.parentId ? [{ nodeId: deleted.parentId, reason: 'CHILD_REMOVED' as const, source: deleted }] : []),
+      ...dependencies
+        .filter((d) => !doomed.has(d.nodeId))
+        .map((d) => ({
+          nodeId: d.nodeId,
+          reason: 'DEPENDENCY_CHANGED' as const,
+          source: { id: d.dependsOnId, question: questionOf.get(d.dependsOnId) ?? '' },
+        })),
+    ]);
     return { nodeIds, dependencyIds };
   });
 }
@@ -43,13 +59,14 @@ export const moveNodeInput = z.object({ id, parentId: id, position: position.nul
 /**
  * Moves a node (with its subtree) under another parent of the same map. Refused when the new parent is
  * the node itself or one of its descendants, and when the move would put a node under one it depends on.
+ * Moved to another parent, it leaves both parents' conclusions out of date (`CHILD_REMOVED`, `CHILD_ADDED`).
  */
 export async function moveNode(ctx: CommandContext, raw: unknown): Promise<Node> {
   const input = parseInput(moveNodeInput, raw);
   const mapId = await mapIdOfNode(ctx, input.id);
   return mutateMap(ctx, mapId, async (tx, emit) => {
     const node = await loadNodeInMap(tx, input.id, mapId);
-    await loadNodeInMap(tx, input.parentId, mapId, 'parentId');
+    await loadNodeInMap(tx, input.parentId, mapId);
     if (node.parentId === null) throw new ValidationError('id', 'the root cannot be moved');
     const all = await tx.node.findMany({ where: { mapId }, select: { id: true, parentId: true } });
     if (isInSubtree(all, node.id, input.parentId)) {
@@ -71,7 +88,12 @@ export async function moveNode(ctx: CommandContext, raw: unknown): Promise<Node>
       where: { id: node.id },
       data: { parentId: input.parentId, position: at, version: { increment: 1 } },
     });
-    emit({ type: 'NodeUpdated', payload: { node: toWire(updated), fields: ['parentId', 'position'] } });
+    emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(updated), fields: ['parentId', 'position'] } });
+    if (node.parentId !== input.parentId)
+      await markStale(tx, emit, [
+        { nodeId: node.parentId, reason: 'CHILD_REMOVED', source: node },
+        { nodeId: input.parentId, reason: 'CHILD_ADDED', source: node },
+      ]);
     return updated;
   });
 }

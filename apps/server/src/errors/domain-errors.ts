@@ -59,14 +59,15 @@ export class VersionConflictError extends DomainError {
   }
 }
 
-/** The viewer may not see or change this map. */
+/** The viewer may not see or change this (another person's map, or any change with a read-only token). */
 export class ForbiddenError extends DomainError {
   readonly code = 'FORBIDDEN' as const;
   constructor(
     readonly entity: string,
     readonly id: string,
+    message = `you do not have access to ${entity} ${id}`,
   ) {
-    super(`you do not have access to ${entity} ${id}`);
+    super(message);
   }
 }
 

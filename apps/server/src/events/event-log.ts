@@ -1,17 +1,22 @@
-import type { Db, Tx } from '@thinkingmap/db';
-import type { MapEvent, PendingEvent } from './map-event.ts';
+import type { ReadDb, Tx } from '@thinkingmap/db';
+import { decodePayload, EVENT_CONTRACTS } from './event-contracts.ts';
+import type { MapEvent, MapEventType, PendingEvent } from './map-event.ts';
 
 /**
- * Appends events to a map's log inside the caller's transaction. The map row's `lastSeq` is bumped, so
- * sequence numbers are consecutive and never reused (the caller holds the map's row lock: `mutateMap`).
+ * Appends events to a map's log inside the caller's transaction, each with its type's contract version.
+ * Sequence numbers follow the map's `lastSeq` as read under its row lock (`mutateMap`), so they are
+ * consecutive and never reused; the map's `lastSeq` moves on with them (a map deleted in the same
+ * transaction keeps its last events, MapDeleted included, in the log).
  */
-export async function appendEvents(tx: Tx, mapId: string, events: readonly PendingEvent[]): Promise<MapEvent[]> {
+export async function appendEvents(
+  tx: Tx,
+  map: { id: string; lastSeq: number },
+  events: readonly PendingEvent[],
+): Promise<MapEvent[]> {
   if (events.length === 0) return [];
-  const { lastSeq } = await tx.map.update({
-    where: { id: mapId },
-    data: { lastSeq: { increment: events.length } },
-    select: { lastSeq: true },
-  });
+  const mapId = map.id;
+  const lastSeq = map.lastSeq + events.length;
+  await tx.map.updateMany({ where: { id: mapId }, data: { lastSeq } });
   const first = lastSeq - events.length + 1;
   const createdAt = new Date();
   const stored = events.map(
@@ -22,6 +27,7 @@ export async function appendEvents(tx: Tx, mapId: string, events: readonly Pendi
       mapId,
       seq: event.seq,
       type: event.type,
+      version: EVENT_CONTRACTS[event.type].version,
       payload: event.payload as object,
       createdAt,
     })),
@@ -29,8 +35,11 @@ export async function appendEvents(tx: Tx, mapId: string, events: readonly Pendi
   return stored;
 }
 
-/** Reads stored events of a map with `seq > after`, oldest first. */
-export async function readEvents(db: Db, mapId: string, after: number, limit: number): Promise<MapEvent[]> {
+/**
+ * Reads stored events of a map with `seq > after`, oldest first. Each payload is upgraded to its type's
+ * current version and parsed against its contract; a payload that cannot be read throws `EventContractError`.
+ */
+export async function readEvents(db: ReadDb, mapId: string, after: number, limit: number): Promise<MapEvent[]> {
   const rows = await db.event.findMany({
     where: { mapId, seq: { gt: after } },
     orderBy: { seq: 'asc' },
@@ -40,7 +49,7 @@ export async function readEvents(db: Db, mapId: string, after: number, limit: nu
     (row) =>
       ({
         type: row.type,
-        payload: row.payload,
+        payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
         mapId: row.mapId,
         seq: row.seq,
         createdAt: row.createdAt.toISOString(),

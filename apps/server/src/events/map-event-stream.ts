@@ -1,16 +1,18 @@
-import type { Db } from '@thinkingmap/db';
+import type { ReadDb } from '@thinkingmap/db';
 import { AsyncQueue } from './async-queue.ts';
 import type { EventBus } from './event-bus.ts';
 import { readEvents } from './event-log.ts';
 import type { MapEvent } from './map-event.ts';
 
 const PAGE = 500;
+/** Queued when the bus says events may have been lost: read the log from what was delivered. */
+const RESYNC = Symbol('resync');
 /** A subscriber this far behind drops its buffer and catches up from the log instead. */
 const MAX_BUFFERED = 10_000;
 
 /** Options for {@link mapEventStream}. */
 export interface MapEventStreamOptions {
-  db: Db;
+  db: ReadDb;
   bus: EventBus;
   mapId: string;
   /** Replay stored events with `seq > after` first; omitted = only events from now on. */
@@ -24,15 +26,19 @@ export interface MapEventStreamOptions {
  */
 export function mapEventStream(options: MapEventStreamOptions): AsyncIterableIterator<MapEvent> {
   const { db, bus, mapId } = options;
-  const queue = new AsyncQueue<MapEvent>();
+  const queue = new AsyncQueue<MapEvent | typeof RESYNC>();
   let overflowed = false;
-  const stop = bus.listen(mapId, (event) => {
-    if (queue.size >= MAX_BUFFERED) {
-      overflowed = true;
-      queue.clear();
-    }
-    queue.push(event);
-  });
+  const stop = bus.listen(
+    mapId,
+    (event) => {
+      if (queue.size >= MAX_BUFFERED) {
+        overflowed = true;
+        queue.clear();
+      }
+      queue.push(event);
+    },
+    () => queue.push(RESYNC),
+  );
 
   async function* run(): AsyncGenerator<MapEvent> {
     let last: number;
@@ -56,9 +62,10 @@ export function mapEventStream(options: MapEventStreamOptions): AsyncIterableIte
     for (;;) {
       const { value, done } = await queue.next();
       if (done) return;
-      if (overflowed) {
+      if (overflowed || value === RESYNC) {
         overflowed = false;
         yield* catchUp(Number.MAX_SAFE_INTEGER);
+        if (value === RESYNC) continue;
       }
       if (value.seq <= last) continue;
       if (value.seq > last + 1) yield* catchUp(value.seq - 1);

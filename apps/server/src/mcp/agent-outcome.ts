@@ -27,8 +27,8 @@ export interface AgentOutcome extends Record<string, unknown> {
 export async function agentOutcome(ctx: CommandContext, run: AgentRun, waitSeconds: number): Promise<AgentOutcome> {
   await waitForAgents(ctx, run.mapId, waitSeconds, run.id);
   const [fresh, questions] = await Promise.all([
-    ctx.db.prisma.agentRun.findUniqueOrThrow({ where: { id: run.id } }),
-    ctx.db.prisma.agentQuestion.findMany({
+    ctx.db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } }),
+    ctx.db.read.agentQuestion.findMany({
       where: { mapId: run.mapId, status: 'PENDING' },
       orderBy: { createdAt: 'asc' },
     }),

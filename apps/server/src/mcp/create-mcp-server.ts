@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerMapResource } from './map.resource.ts';
 import type { McpContext } from './mcp-context.ts';
+import { refuseWritesWhenReadOnly } from './read-only-guard.ts';
 import { registerAddContextTool } from './tools/add-context.tool.ts';
 import { registerConcludeNodeTool } from './tools/conclude-node.tool.ts';
 import { registerCreateMapTool } from './tools/create-map.tool.ts';
@@ -19,7 +20,8 @@ thinkingmap://maps/{mapId}. Errors carry a code: VALIDATION, NOT_FOUND, FORBIDDE
 
 /**
  * Builds ThinkingMap's MCP server for one viewer: the tools create_map, get_map, list_maps, process_node,
- * reply_to_agent, add_context, conclude_node and the map resources. Not connected: give it a transport
+ * reply_to_agent, add_context, conclude_node and the map resources; a read-only caller may use only the tools
+ * annotated `readOnlyHint` (see read-only-guard.ts). Not connected: give it a transport
  * (Streamable HTTP per request, or stdio).
  */
 export function createThinkingMapMcpServer(ctx: McpContext): McpServer {
@@ -27,6 +29,7 @@ export function createThinkingMapMcpServer(ctx: McpContext): McpServer {
     { name: MCP_SERVER_NAME, version: '0.1.0' },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
+  refuseWritesWhenReadOnly(server, ctx);
   registerCreateMapTool(server, ctx);
   registerGetMapTool(server, ctx);
   registerListMapsTool(server, ctx);

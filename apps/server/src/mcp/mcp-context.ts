@@ -9,5 +9,5 @@ export interface McpContext {
   commands: CommandContext;
   runs: RunService;
   /** Where unexpected errors are logged; the client only sees "Unexpected error.". */
-  logError?: (error: unknown) => void;
+  logError: (error: unknown) => void;
 }

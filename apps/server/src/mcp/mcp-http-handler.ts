@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { User } from '@thinkingmap/db';
-import { type IdentityOptions, parseBearer, resolveViewer } from '../auth/viewer.ts';
+import { refuseJsonRpc as refuse, serveStatelessMcp } from '@thinkingmap/mcp-http';
+import type { Access } from '../auth/access.ts';
+import { type IdentityOptions, parseBearer, resolveAccess } from '../auth/viewer.ts';
 import { DomainError } from '../errors/domain-errors.ts';
+import { BodyTooLargeError, readBody } from '../security/body-limit.ts';
 import { createThinkingMapMcpServer } from './create-mcp-server.ts';
 import type { McpContext } from './mcp-context.ts';
 
@@ -12,50 +13,56 @@ export const MCP_PATH = '/mcp';
 /** Whether a request is for the MCP endpoint (query string allowed). */
 export const isMcpRequest = (url: string | undefined) => url === MCP_PATH || !!url?.startsWith(`${MCP_PATH}?`);
 
-function refuse(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
 /** What the MCP endpoint needs from the API server. */
 export interface McpHttpOptions {
   identity: IdentityOptions;
-  /** The context of the tools for a viewer (same command layer and runs as GraphQL). */
-  contextFor(viewer: User): McpContext;
-  logError?: (error: unknown) => void;
+  /** The context of the tools for a caller (same command layer and runs as GraphQL). */
+  contextFor(access: Access): McpContext;
+  /** Where unexpected errors are logged; the client only sees "Unexpected error.". */
+  logError: (error: unknown) => void;
+  /** Largest request body read, in bytes. */
+  maxBodyBytes: number;
+}
+
+/** Reads and parses a POST's JSON body within the limit; answers the refusal itself and returns undefined. */
+async function readJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+): Promise<{ body: unknown } | undefined> {
+  try {
+    return { body: JSON.parse((await readBody(req, maxBytes)).toString('utf8')) };
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) refuse(res, 413, error.message, { connection: 'close' });
+    else refuse(res, 400, 'Parse error: the body is not JSON.');
+    return undefined;
+  }
 }
 
 /**
  * Serves ThinkingMap's MCP server over Streamable HTTP, stateless: every POST is authorised by the same
  * bearer tokens as GraphQL (401 with `WWW-Authenticate: Bearer` when the token is missing and required, or
- * invalid), then gets its own MCP server acting as that viewer. No session means nothing to expire and
+ * invalid), then gets its own MCP server acting as that caller. No session means nothing to expire and
  * nothing to share between server instances; GET and DELETE answer 405 as the specification allows.
+ * Origins and hosts are checked before (security/request-guard.ts), bodies are read within the size limit.
  */
 export function createMcpHttpHandler(options: McpHttpOptions) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let viewer: User;
+    let access: Access;
     try {
-      viewer = await resolveViewer(parseBearer(req.headers.authorization), options.identity);
+      access = await resolveAccess(parseBearer(req.headers.authorization), options.identity);
     } catch (error) {
       if (error instanceof DomainError)
         return refuse(res, 401, error.message, { 'www-authenticate': 'Bearer realm="thinkingmap"' });
-      options.logError?.(error);
+      options.logError(error);
       return refuse(res, 500, 'Unexpected error.');
     }
-    if (req.method !== 'POST')
-      return refuse(res, 405, 'Method not allowed: this MCP endpoint is stateless.', { allow: 'POST' });
-    const server = createThinkingMapMcpServer(options.contextFor(viewer));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
+    const parsed = req.method === 'POST' ? await readJson(req, res, options.maxBodyBytes) : { body: undefined };
+    if (!parsed) return;
+    await serveStatelessMcp(req, res, () => createThinkingMapMcpServer(options.contextFor(access)), {
+      jsonResponse: true,
+      onError: options.logError,
+      parsedBody: parsed.body,
     });
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
-    } catch (error) {
-      options.logError?.(error);
-      if (!res.headersSent) refuse(res, 500, 'Unexpected error.');
-    }
   };
 }

@@ -1,7 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { User } from '@thinkingmap/db';
 import { buildApp } from '../app.ts';
-import { createTokenResolver } from '../auth/tokens.ts';
+import type { Access } from '../auth/access.ts';
 import { env } from '../env.ts';
 import { startKnowledge } from '../knowledge/start-knowledge.ts';
 import { createThinkingMapMcpServer } from './create-mcp-server.ts';
@@ -30,19 +29,19 @@ const app = await buildApp({
   log,
   logError: (error) => log(`unexpected error: ${(error as Error)?.stack ?? error}`),
 });
-let viewer: User | null = app.localUser;
-if (token) viewer = await createTokenResolver(app.db.prisma)(token);
-if (!viewer) {
+const access: Access | null = await app.resolveAccess(token ?? null).catch(() => null);
+if (!access) {
   log('TM_TOKEN is not a valid token');
   // Nothing was started for anyone yet: leave at once (this process resumes no runs of others).
   process.exit(2);
 }
-const server = createThinkingMapMcpServer(app.mcpContext(viewer));
+const server = createThinkingMapMcpServer(app.mcpContext(access));
 const transport = new StdioServerTransport();
 let stopping = false;
 const shutdown = async () => {
   if (stopping) return;
   stopping = true;
+  // Shutting down either way: a transport that fails to close (the host already hung up) changes nothing.
   await server.close().catch(() => {});
   await app.stop();
   await knowledge?.close();
@@ -53,4 +52,4 @@ process.stdin.once('end', () => void shutdown());
 process.once('SIGINT', () => void shutdown());
 process.once('SIGTERM', () => void shutdown());
 await server.connect(transport);
-log(`serving over stdio as ${viewer.name} (${app.db.provider} database)`);
+log(`serving over stdio as ${access.viewer.name} (${app.db.provider} database)`);

@@ -29,7 +29,7 @@ export function toolError(code: string, message: string, field?: string): CallTo
  */
 export async function runTool(
   work: () => Promise<CallToolResult>,
-  logError?: (error: unknown) => void,
+  logError: (error: unknown) => void,
 ): Promise<CallToolResult> {
   try {
     return await work();
@@ -37,7 +37,7 @@ export async function runTool(
     if (error instanceof DomainError) {
       return toolError(error.code, error.message, (error as { field?: unknown }).field as string | undefined);
     }
-    (logError ?? ((e: unknown) => console.error('[thinkingmap] MCP tool failed:', e)))(error);
+    logError(error);
     return toolError(INTERNAL_ERROR_CODE, 'Unexpected error.');
   }
 }

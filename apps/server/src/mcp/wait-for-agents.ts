@@ -21,7 +21,7 @@ export async function waitForAgents(
 ): Promise<boolean> {
   if (seconds <= 0) return false;
   const settled = async () => {
-    const running = await ctx.db.prisma.agentRun.count({
+    const running = await ctx.db.read.agentRun.count({
       where: { mapId, status: 'RUNNING', ...(runId ? { id: runId } : {}) },
     });
     return running === 0;

@@ -1,50 +1,52 @@
-import type { EventBus } from '../events/event-bus.ts';
+import { LRUCache } from 'lru-cache';
+
+/** The map a cached read belongs to, as the request read it: its id and the sequence of its latest event. */
+export interface MapVersion {
+  id: string;
+  lastSeq: number;
+}
+
+interface Entry {
+  /** The map's `lastSeq` when the read started: the rows are at least that new. */
+  seq: number;
+  rows: Promise<readonly unknown[]>;
+}
 
 /**
- * Keeps the results of a map's hot reads (the node list of a large map) in memory until the map's own
- * next event. Events are published only after commit, so a cached result is never older than the last
- * event a subscriber has seen. Results are shared between requests and must not be mutated.
+ * Keeps the results of a map's hot reads (the node list of a large map) in memory, keyed by the map's
+ * `lastSeq`. Every change to a map's data bumps `lastSeq` in the same transaction, and each request reads
+ * the map row first, so a cached read older than the row the request sees is never served: the cache is
+ * correct without any message from other instances. Bounded by the number of rows kept, least recently
+ * used first out. Results are shared between requests and must not be mutated.
  */
 export class MapReadCache {
-  #maps = new Map<string, Map<string, Promise<unknown>>>();
-  #stop: () => void;
+  readonly #entries: LRUCache<string, Entry>;
 
-  constructor(
-    bus: EventBus,
-    private readonly maxMaps = 200,
-  ) {
-    this.#stop = bus.listenAll((event) => this.invalidate(event.mapId));
+  /** `maxRows`: rows kept over all maps (a 1,000-node map's node list is 1,000). */
+  constructor(maxRows = 50_000) {
+    this.#entries = new LRUCache({ maxSize: maxRows });
   }
 
-  /** Returns the cached result of `key` for `mapId`, loading it once if absent. Failed loads are not kept. */
-  load<T>(mapId: string, key: string, loader: () => Promise<T>): Promise<T> {
-    let entries = this.#maps.get(mapId);
-    if (entries) {
-      // Re-insert to keep the map order least-recently-used first.
-      this.#maps.delete(mapId);
-      this.#maps.set(mapId, entries);
-    } else {
-      entries = new Map();
-      this.#maps.set(mapId, entries);
-      if (this.#maps.size > this.maxMaps) this.#maps.delete(this.#maps.keys().next().value as string);
-    }
-    const hit = entries.get(key);
-    if (hit) return hit as Promise<T>;
-    const loading = loader();
-    entries.set(key, loading);
-    loading.catch(() => {
-      if (this.#maps.get(mapId)?.get(key) === loading) this.#maps.get(mapId)?.delete(key);
-    });
-    return loading;
-  }
-
-  /** Forgets everything cached for a map. */
-  invalidate(mapId: string): void {
-    this.#maps.delete(mapId);
-  }
-
-  close(): void {
-    this.#stop();
-    this.#maps.clear();
+  /**
+   * Returns the rows of read `key` of `map`, loading them when nothing is cached at least as new as
+   * `map.lastSeq`. Concurrent loads of one read share one query; a failed load is not kept.
+   */
+  load<T extends readonly unknown[]>(map: MapVersion, key: string, loader: () => Promise<T>): Promise<T> {
+    const id = `${map.id}\n${key}`;
+    const hit = this.#entries.get(id);
+    if (hit && hit.seq >= map.lastSeq) return hit.rows as Promise<T>;
+    const entry: Entry = { seq: map.lastSeq, rows: loader() };
+    // Its size is known once loaded; until then it counts as one row.
+    this.#entries.set(id, entry, { size: 1 });
+    entry.rows.then(
+      (rows) => {
+        // A new object: lru-cache only re-measures an entry whose value changes.
+        if (this.#entries.peek(id) === entry) this.#entries.set(id, { ...entry }, { size: Math.max(1, rows.length) });
+      },
+      () => {
+        if (this.#entries.peek(id) === entry) this.#entries.delete(id);
+      },
+    );
+    return entry.rows as Promise<T>;
   }
 }

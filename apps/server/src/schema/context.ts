@@ -1,15 +1,23 @@
 import type { Database, User } from '@thinkingmap/db';
 import type { RunService } from '../agents/run-service.ts';
+import type { Access } from '../auth/access.ts';
+import type { TokenRevocations } from '../auth/token-revocations.ts';
 import type { CommandContext } from '../commands/context.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapReadCache } from '../read-cache/map-read-cache.ts';
+import type { Deadline } from '../security/query-limits.ts';
 import type { Loaders } from './loaders.ts';
 
 /** What every resolver sees. */
-export interface GraphQLContext {
+export interface GraphQLContext extends Deadline {
   db: Database;
   bus: EventBus;
+  /** Who the request acts as (the same as `access.viewer`). */
   viewer: User;
+  /** Who acts, with which token and scope (`FULL` or `READ_ONLY`); see auth/access.ts. */
+  access: Access;
+  /** Token revocations (revokeApiToken announces them to every instance). */
+  revocations: TokenRevocations;
   /** Hot reads of large maps, kept until the map's next event. */
   cache: MapReadCache;
   /** Per-request batch loaders. */

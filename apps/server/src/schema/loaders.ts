@@ -1,4 +1,4 @@
-import type { Db, Dependency, Node } from '@thinkingmap/db';
+import type { Dependency, Node, ReadDb } from '@thinkingmap/db';
 import DataLoader from 'dataloader';
 
 /** Per-request batch loaders: every node of a response shares one query per relation. */
@@ -18,7 +18,7 @@ function groupBy(rows: Dependency[], key: 'nodeId' | 'dependsOnId', ids: readonl
 }
 
 /** Creates the loaders for one request. */
-export function createLoaders(db: Db): Loaders {
+export function createLoaders(db: ReadDb): Loaders {
   return {
     dependenciesOf: new DataLoader(async (ids) =>
       groupBy(

@@ -28,6 +28,28 @@ describe('the GraphQL schema', () => {
     ]) {
       expect(sdl).toMatch(new RegExp(`\\b${name}\\(`));
     }
-    expect(sdl).toMatch(/union MutationAddDependencyResult = [^\n]*CycleError \| Dependency \|/);
+  });
+
+  it('should list in each mutation result only the errors its command can return', () => {
+    const sdl = printedSchema();
+    const unionOf = (mutation: string) => {
+      const name = `Mutation${mutation[0]!.toUpperCase()}${mutation.slice(1)}Result`;
+      return new RegExp(`union ${name} = ([^\\n]*)`).exec(sdl)?.[1]?.split(' | ');
+    };
+    const access = ['ForbiddenError', 'NotFoundError', 'ValidationError'];
+    // A read-only token is refused every mutation with ForbiddenError, so every result lists it.
+    expect(unionOf('createMap')).toEqual(['ForbiddenError', 'Map', 'ValidationError']);
+    expect(unionOf('createApiToken')).toEqual(['CreatedApiToken', 'ForbiddenError', 'ValidationError']);
+    expect(unionOf('updateNode')).toEqual([
+      'ForbiddenError',
+      'Node',
+      'NotFoundError',
+      'ValidationError',
+      'VersionConflictError',
+    ]);
+    expect(unionOf('addDependency')).toEqual(['CycleError', 'Dependency', ...access]);
+    expect(unionOf('processNode')).toEqual(['AgentRun', 'ConflictError', ...access]);
+    expect(unionOf('deleteNode')).toEqual(['DeletedNodes', ...access]);
+    expect(unionOf('replyToAgent')).toEqual(['AgentRun', ...access]);
   });
 });

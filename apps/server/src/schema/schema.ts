@@ -1,14 +1,17 @@
+import { stopAtDeadline } from '../security/deadline.ts';
 import { builder } from './builder.ts';
 import './types/scalars.type.ts';
 import './types/enums.type.ts';
 import './types/errors.type.ts';
 import './types/user.type.ts';
+import './types/api-token.type.ts';
 import './types/map.type.ts';
 import './types/node.type.ts';
 import './types/readiness.type.ts';
 import './types/dependency.type.ts';
 import './types/conversation.type.ts';
 import './types/run.type.ts';
+import './types/viewer-questions.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';
 import './mutations/create-map.mutation.ts';
@@ -29,6 +32,8 @@ import './mutations/process-node.mutation.ts';
 import './mutations/reply-to-agent.mutation.ts';
 import './mutations/review-decomposition.mutation.ts';
 import './mutations/cancel-run.mutation.ts';
+import './mutations/create-api-token.mutation.ts';
+import './mutations/revoke-api-token.mutation.ts';
 
 /** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));

@@ -1,10 +1,10 @@
 import { CREATE_MAP, MAP, NODE, PROCESS_NODE, REPLY_TO_AGENT, REVIEW_DECOMPOSITION, RUNS } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForNodeStatus, waitForQuestion } from '../helpers/agent-driver.ts';
 import { collectOverWebSocket } from '../helpers/event-collector.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
-import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const providers = await testProviders();
 
@@ -71,7 +71,7 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
 
     // Problem understanding: correct once, then confirm.
     let question = await waitForQuestion(client, map.id, { kind: 'confirm-understanding' });
-    expect(question.context.understanding?.problem ?? JSON.stringify(question.context)).toContain('咖啡店');
+    expect(JSON.stringify(question.context)).toContain('咖啡店');
     expect(
       (
         await call(client, REPLY_TO_AGENT, {
@@ -97,19 +97,19 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
     expect(rootRun).toMatchObject({ __typename: 'AgentRun', status: 'RUNNING', nodeId: root.id });
     question = await waitForQuestion(client, map.id, { kind: 'review-decomposition', nodeId: root.id });
     expect((await call(client, MAP, { id: map.id })).nodes).toHaveLength(1);
-    const proposed = question.context.proposal?.subQuestions ?? question.context.subQuestions;
-    expect(proposed).toHaveLength(2);
+    const { proposal } = question.context as { proposal?: { subQuestions?: unknown[] } };
+    expect(proposal?.subQuestions).toHaveLength(2);
     // Edits the run could not carry out are refused while the question keeps waiting; nothing changes.
     for (const [bad, field] of [
       [{ key: 'q1', question: '太长'.repeat(501), goal: '估算规模', dependsOn: [] }, 'reply.subQuestions.0.question'],
       [{ key: 'q1', question: '   ', goal: '估算规模', dependsOn: [] }, 'reply.subQuestions.0.question'],
     ] as const) {
-      const refused = await call(client, REVIEW_DECOMPOSITION, {
-        input: { requestId: question.requestId, accept: true, subQuestions: [bad] },
+      const refused = await attempt(client, REVIEW_DECOMPOSITION, {
+        input: { requestId: question.requestId, accept: true, subQuestions: [{ ...bad, dependsOn: [] }] },
       });
       expect(refused).toMatchObject({ __typename: 'ValidationError', field });
     }
-    const twice = await call(client, REVIEW_DECOMPOSITION, {
+    const twice = await attempt(client, REVIEW_DECOMPOSITION, {
       input: {
         requestId: question.requestId,
         accept: true,
@@ -135,9 +135,9 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
       const node = await call(client, NODE, { id: root.id });
       return node.children.length === 2 ? node.children : null;
     }, 'the approved children');
-    const [market, site] = children as { id: string; question: string }[];
+    const [market, site] = children;
     expect(market!.question).toBe('本地咖啡市场有多大？');
-    expect((await waitForNodeStatus(client, site!.id, 'BLOCKED')).readiness.openDependencies[0].id).toBe(market!.id);
+    expect((await waitForNodeStatus(client, site!.id, 'BLOCKED')).readiness.openDependencies[0]?.id).toBe(market!.id);
 
     // The market node asks a question first; the test answers it; then the conclusion is accepted.
     await call(client, PROCESS_NODE, { nodeId: market!.id });
@@ -172,7 +172,7 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
     );
     const seqs = events.events.map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
-    const types = new Set(events.events.map((e) => e.__typename));
+    const types = new Set<string>(events.events.map((e) => e.__typename));
     for (const type of [
       'RunStarted',
       'AgentStep',
@@ -188,13 +188,15 @@ describe.each(providers)('the whole journey with agents on %s', (provider) => {
     }
     // Streamed text reads as the person will read it: the draft's words, never the model's raw JSON.
     const rootTokens = events.events
-      .filter((e) => e.__typename === 'AgentTokens' && e.nodeId === root.id)
+      .filter((e) => e.__typename === 'AgentTokens')
+      .filter((e) => e.nodeId === root.id)
       .map((e) => e.text)
       .join('');
     expect(rootTokens).toContain('开第二家店，选在大学城。');
     expect(rootTokens).not.toMatch(/[{}]|"conclusion"/);
     const steps = events.events
-      .filter((e) => e.__typename === 'AgentStep' && e.nodeId === root.id && e.phase === 'ENTERED')
+      .filter((e) => e.__typename === 'AgentStep')
+      .filter((e) => e.nodeId === root.id && e.phase === 'ENTERED')
       .map((e) => e.step);
     expect(steps.slice(0, 5)).toEqual([
       'collectContext',

@@ -12,12 +12,12 @@ import {
   SET_CONCLUSION,
   UPDATE_MAP,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForNodeStatus, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
-import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const providers = await testProviders();
 
@@ -68,7 +68,7 @@ describe.each(providers)('a run waiting for the person on %s', (provider) => {
       ).toBe('AgentRun');
       const runs = await eventually(async () => {
         const list = (await call(after, RUNS, { mapId })).data;
-        return list[0].status === 'COMPLETED' ? list : null;
+        return list[0]?.status === 'COMPLETED' ? list : null;
       }, 'the run to complete');
       expect(runs).toHaveLength(1);
       const root = await call(after, NODE, { id: rootId });
@@ -81,7 +81,7 @@ describe.each(providers)('a run waiting for the person on %s', (provider) => {
       expect(map.nodes).toHaveLength(3);
       expect(map.dependencies).toHaveLength(1);
       expect(model.server.requests.length).toBe(modelCallsBefore);
-      const messages = root.conversations.find((c: { kind: string }) => c.kind === 'DECOMPOSE').messages;
+      const messages = root.conversations.find((c) => c.kind === 'DECOMPOSE')!.messages;
       expect(new Set(messages.map((m: { content: string }) => m.content)).size).toBe(messages.length);
     } finally {
       await server.close();
@@ -119,18 +119,21 @@ describe('runs and their faults', () => {
     const { mapId, rootId } = await mapWithRoot(client);
     const run = await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CLARIFY' });
     await waitForQuestion(client, mapId, { kind: 'clarify' });
-    const refused = await call(client, PROCESS_NODE, { nodeId: rootId });
-    expect(refused).toMatchObject({ __typename: 'ConflictError', code: 'CONFLICT' });
-    expect(refused.message).toContain(run.id);
+    const refused = await attempt(client, PROCESS_NODE, { nodeId: rootId });
+    expect(refused).toMatchObject({
+      __typename: 'ConflictError',
+      code: 'CONFLICT',
+      message: expect.stringContaining(run.id),
+    });
 
     const cancelled = await call(client, CANCEL_RUN, { runId: run.id });
     expect(cancelled).toMatchObject({ __typename: 'AgentRun', status: 'CANCELLED' });
-    expect((await call(client, CANCEL_RUN, { runId: run.id })).__typename).toBe('ValidationError');
+    expect((await attempt(client, CANCEL_RUN, { runId: run.id })).__typename).toBe('ValidationError');
     expect((await call(client, NODE, { id: rootId })).status).toBe('READY');
     const again = await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CONCLUDE' });
     expect(again.__typename).toBe('AgentRun');
     const question = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
-    const stale = await call(client, REPLY_TO_AGENT, {
+    const stale = await attempt(client, REPLY_TO_AGENT, {
       input: { requestId: question.requestId, reply: { action: 'maybe' } },
     });
     expect(stale).toMatchObject({ __typename: 'ValidationError' });
@@ -178,7 +181,7 @@ describe('runs and their faults', () => {
     const failed = await eventually(
       async () => {
         const r = (await call(client, RUNS, { mapId: slow.mapId })).data.find((x: { id: string }) => x.id === run.id);
-        return r.status === 'FAILED' ? r : null;
+        return r?.status === 'FAILED' ? r : null;
       },
       'the timed-out run to fail',
       20_000,
@@ -220,27 +223,20 @@ describe('runs and their faults', () => {
 
   it('should stop model calls when the map token budget is spent, with a clear reason', async () => {
     const { mapId, rootId } = await mapWithRoot(client, 'Budget');
-    expect(await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: 0 } })).toMatchObject({
+    expect(await attempt(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: 0 } })).toMatchObject({
       __typename: 'ValidationError',
       field: 'tokenBudget',
     });
-    // A budget of one token: the first model call is made, the next one is refused and the run fails.
+    // A budget of one token cannot hold any prompt: no model call is made, and the reason says so.
     const limited = await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: 1 } });
     expect(limited).toMatchObject({ __typename: 'Map', tokenBudget: 1, tokensUsed: 0 });
-    let calls = model.server.requests.length;
+    const calls = model.server.requests.length;
     const run = await call(client, PROCESS_NODE, { nodeId: rootId });
     const failed = await waitForRun(client, mapId, run.id, ['FAILED']);
     expect(failed.errorCode).toBe('BUDGET_EXHAUSTED');
-    expect(failed.error).toContain('budget');
-    expect(model.server.requests.length).toBe(calls + 1);
-    const spent = await call(client, UPDATE_MAP, { input: { id: mapId } });
-    expect(spent.tokensUsed).toBeGreaterThan(1);
-
-    // Spent: a new run makes no model call at all.
-    calls = model.server.requests.length;
-    const again = await call(client, PROCESS_NODE, { nodeId: rootId });
-    expect((await waitForRun(client, mapId, again.id, ['FAILED'])).errorCode).toBe('BUDGET_EXHAUSTED');
+    expect(failed.error).toMatch(/0 of 1 tokens spent\. This model call needs about \d+ tokens .* so it was not made/);
     expect(model.server.requests.length).toBe(calls);
+    expect((await call(client, UPDATE_MAP, { input: { id: mapId } })).tokensUsed).toBe(0);
 
     // Lifting the limit (an explicit null) lets the node run again.
     expect(await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: null } })).toMatchObject({
@@ -256,26 +252,26 @@ describe('runs and their faults', () => {
     const question = await waitForQuestion(client, mapId, { kind: 'clarify' });
     const bob = server.connect(server.bob.token).client;
     const before = await snapshot(server.db);
-    expect(await call(bob, PROCESS_NODE, { nodeId: rootId })).toMatchObject({ __typename: 'ForbiddenError' });
-    expect(await call(bob, REPLY_TO_AGENT, { input: { requestId: question.requestId, text: 'hijack' } })).toMatchObject(
-      {
-        __typename: 'ForbiddenError',
-      },
-    );
-    expect(await call(bob, CANCEL_RUN, { runId: run.id })).toMatchObject({ __typename: 'ForbiddenError' });
-    expect((await call(bob, RUNS, { mapId })).__typename).toBe('ForbiddenError');
-    expect(await call(client, REPLY_TO_AGENT, { input: { requestId: 'nope', text: 'x' } })).toMatchObject({
+    expect(await attempt(bob, PROCESS_NODE, { nodeId: rootId })).toMatchObject({ __typename: 'ForbiddenError' });
+    expect(
+      await attempt(bob, REPLY_TO_AGENT, { input: { requestId: question.requestId, text: 'hijack' } }),
+    ).toMatchObject({
+      __typename: 'ForbiddenError',
+    });
+    expect(await attempt(bob, CANCEL_RUN, { runId: run.id })).toMatchObject({ __typename: 'ForbiddenError' });
+    expect((await attempt(bob, RUNS, { mapId })).__typename).toBe('ForbiddenError');
+    expect(await attempt(client, REPLY_TO_AGENT, { input: { requestId: 'nope', text: 'x' } })).toMatchObject({
       __typename: 'ValidationError',
       field: 'requestId',
     });
     expect(
-      await call(client, REPLY_TO_AGENT, { input: { requestId: 'c000000000000000000000000', text: 'x' } }),
+      await attempt(client, REPLY_TO_AGENT, { input: { requestId: 'c000000000000000000000000', text: 'x' } }),
     ).toMatchObject({ __typename: 'NotFoundError' });
-    expect(await call(client, REPLY_TO_AGENT, { input: { requestId: question.requestId } })).toMatchObject({
+    expect(await attempt(client, REPLY_TO_AGENT, { input: { requestId: question.requestId } })).toMatchObject({
       __typename: 'ValidationError',
       field: 'reply',
     });
-    expect(await call(client, PROCESS_NODE, { nodeId: 'c000000000000000000000000' })).toMatchObject({
+    expect(await attempt(client, PROCESS_NODE, { nodeId: 'c000000000000000000000000' })).toMatchObject({
       __typename: 'NotFoundError',
     });
     expect(await snapshot(server.db)).toBe(before);

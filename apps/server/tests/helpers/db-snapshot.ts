@@ -5,7 +5,7 @@ import type { Database } from '@thinkingmap/db';
  * snapshots mean a refused command changed nothing.
  */
 export async function snapshot(db: Database) {
-  const p = db.prisma;
+  const p = db.read;
   const [maps, nodes, dependencies, contextItems, conversations, messages, events] = await Promise.all([
     p.map.findMany({ orderBy: { id: 'asc' } }),
     p.node.findMany({ orderBy: { id: 'asc' } }),

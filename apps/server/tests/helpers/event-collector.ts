@@ -1,10 +1,10 @@
-import { MAP_EVENTS } from '@thinkingmap/client';
+import { MAP_EVENTS, type ResultOf } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
 import { print } from 'graphql';
 import type { createClient as createSseClient } from 'graphql-sse';
 
-/** An event as the tests see it (the EventFields fragment). */
-export type ReceivedEvent = { __typename: string; seq: number; mapId: string } & Record<string, any>;
+/** An event as the tests see it (the EventFields fragment); narrow it by `__typename`. */
+export type ReceivedEvent = ResultOf<typeof MAP_EVENTS>['mapEvents'];
 
 /** Collects a subscription's events and errors, and waits for a count. */
 export interface EventCollector {
@@ -75,12 +75,12 @@ export function collectOverSse(
   after?: number,
 ): EventCollector {
   const c = collector();
-  c.stop = client.subscribe(
+  c.stop = client.subscribe<ResultOf<typeof MAP_EVENTS>>(
     { query: print(MAP_EVENTS), variables: { mapId, after } },
     {
       next: (result) => {
         if (result.errors) c.fail(result.errors.map((e) => e.message));
-        else if (result.data) c.push((result.data as { mapEvents: ReceivedEvent }).mapEvents);
+        else if (result.data) c.push(result.data.mapEvents);
       },
       error: (error) => c.fail(error instanceof Error ? error.message : error),
       complete: () => {},

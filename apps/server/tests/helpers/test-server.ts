@@ -1,7 +1,7 @@
 import { type KnowledgePort, type ModelPort, OfflineModel } from '@thinkingmap/agent-core';
 import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
-import { createTestDatabase, type Database, type Provider } from '@thinkingmap/db';
-import type { Client } from '@urql/core';
+import type { Database, Provider } from '@thinkingmap/db';
+import { createTestDatabase } from '@thinkingmap/db/testing';
 import { createClient as createSseClient } from 'graphql-sse';
 import WebSocket from 'ws';
 import { type App, type AppOptions, buildApp } from '../../src/app.ts';
@@ -16,6 +16,8 @@ export interface TestServerOptions {
   runSettings?: AppOptions['runSettings'];
   /** Knowledge retrieval for the explore intent (none when omitted). */
   knowledge?: KnowledgePort;
+  /** Any other option of the app (limits, guard, instance id, …). */
+  app?: Partial<AppOptions>;
 }
 
 /** A running server on a random port over a fresh database, with two users and their tokens. */
@@ -48,13 +50,14 @@ export async function startTestServer(provider: Provider, options: TestServerOpt
       model: options.model ?? new OfflineModel(),
       runSettings: options.runSettings,
       knowledge: options.knowledge,
+      ...options.app,
     });
   let app = await build(db);
   const base = await app.start(0);
   const port = Number(new URL(base).port);
   const endpoint = `${base}/graphql`;
-  const alice = await createUserWithToken(db.prisma, 'Alice');
-  const bob = await createUserWithToken(db.prisma, 'Bob');
+  const alice = await createUserWithToken(db, 'Alice');
+  const bob = await createUserWithToken(db, 'Bob');
   const clients: ThinkingMapClient[] = [];
   const sseClients: ReturnType<typeof createSseClient>[] = [];
   const server: TestServer = {
@@ -97,33 +100,5 @@ export async function startTestServer(provider: Provider, options: TestServerOpt
   return server;
 }
 
-function isMutation(document: unknown): boolean {
-  return (document as { definitions: readonly { operation?: string }[] }).definitions.some(
-    (d) => d.operation === 'mutation',
-  );
-}
-
-/** Runs a mutation or query and returns `data[field]`; transport and GraphQL errors fail the test. */
-export async function call<T = Record<string, any>>(
-  client: Client,
-  document: Parameters<Client['query']>[0],
-  variables: Record<string, unknown> = {},
-): Promise<T> {
-  const result = isMutation(document)
-    ? await client.mutation(document, variables).toPromise()
-    : await client.query(document, variables).toPromise();
-  if (result.error) throw new Error(`GraphQL error: ${result.error.message}`);
-  const data = result.data as Record<string, unknown>;
-  return Object.values(data)[0] as T;
-}
-
-/** Like {@link call}, but returns the whole result so tests can inspect errors. */
-export async function raw(
-  client: Client,
-  document: Parameters<Client['query']>[0],
-  variables: Record<string, unknown> = {},
-) {
-  return isMutation(document)
-    ? client.mutation(document, variables).toPromise()
-    : client.query(document, variables).toPromise();
-}
+/** The typed API calls the tests make (shared with the web's browser tests). */
+export { attempt, call, raw } from '@thinkingmap/client/testing';

@@ -1,6 +1,6 @@
 import { type McpKnowledge, mcpServersConfigSchema } from '@thinkingmap/agent-core';
 import { type HttpKnowledgeServer, startHttpKnowledgeServer } from '@thinkingmap/agent-core/testing';
-import { CREATE_MAP, CREATE_NODE, NODE, PROCESS_NODE, REPLY_TO_AGENT } from '@thinkingmap/client';
+import { NODE, REPLY_TO_AGENT } from '@thinkingmap/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMcpConfig } from '../../src/knowledge/default-mcp-config.ts';
 import { startKnowledge } from '../../src/knowledge/start-knowledge.ts';

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { vi } from 'vitest';
 import type { MapSnapshot } from '../../src/mcp/map-snapshot.ts';
 
 /** A tool's structured content; tests check its shape with assertions. */
@@ -67,6 +68,18 @@ export async function toolFailure(
   return { ...(result.structuredContent as { error: ToolFailure }).error, text };
 }
 
+/**
+ * Calls a tool with arguments its advertised JSON schema refuses (a value outside an enum, a wrong type) and
+ * returns the SDK's error text: such calls never reach the tool, so they carry no domain code.
+ */
+export async function schemaRefusal(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (!result.isError) throw new Error(`${name} should have been refused but returned ${JSON.stringify(result)}`);
+  if (result.structuredContent)
+    throw new Error(`${name} reached the tool: ${JSON.stringify(result.structuredContent)}`);
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
 /** Calls get_map until `check` accepts the map (bounded), so tests follow agents that run in the background. */
 export async function waitForMap<T>(
   client: Client,
@@ -75,15 +88,22 @@ export async function waitForMap<T>(
   what: string,
   timeoutMs = 15_000,
 ): Promise<T> {
-  const until = Date.now() + timeoutMs;
   let last: MapSnapshot | null = null;
-  while (Date.now() < until) {
-    last = await callTool<MapSnapshot>(client, 'get_map', { mapId, waitSeconds: 1 });
-    const value = check(last);
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    // get_map itself waits (up to a second) for the map's agents to settle before it answers.
+    return await vi.waitFor(
+      async () => {
+        last = await callTool<MapSnapshot>(client, 'get_map', { mapId, waitSeconds: 1 });
+        const value = check(last);
+        if (!value) throw new Error('not yet');
+        return value;
+      },
+      { timeout: timeoutMs, interval: 20 },
+    );
+  } catch {
+    const seen = last as MapSnapshot | null;
+    throw new Error(
+      `timed out waiting for ${what}; runs: ${JSON.stringify(seen?.runs)}; pending: ${JSON.stringify(seen?.pendingQuestions)}`,
+    );
   }
-  throw new Error(
-    `timed out waiting for ${what}; runs: ${JSON.stringify(last?.runs)}; pending: ${JSON.stringify(last?.pendingQuestions)}`,
-  );
 }

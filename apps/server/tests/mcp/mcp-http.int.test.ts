@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { testProviders } from '@thinkingmap/db';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeSummary, QuestionSummary, RunSummary } from '../../src/mcp/map-snapshot.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
@@ -84,7 +84,13 @@ describe.each(providers)('ThinkingMap as an MCP server over Streamable HTTP on %
     const understood = await callTool(alice, 'reply_to_agent', { requestId: confirm.requestId, accept: true });
     expect(understood.run).toMatchObject({ agent: 'understand-problem', status: 'COMPLETED' });
     let map = await callTool(alice, 'get_map', { mapId });
-    expect(map).toMatchObject({ goal: '在六月前做出决定', constraints: ['预算 50 万'], pendingQuestions: [] });
+    // The confirmed restatement is recorded, its title included.
+    expect(map).toMatchObject({
+      title: '开咖啡店',
+      goal: '在六月前做出决定',
+      constraints: ['预算 50 万'],
+      pendingQuestions: [],
+    });
     expect(map.nodes).toHaveLength(1);
     const rootId = map.nodes[0].id as string;
 
@@ -149,9 +155,10 @@ describe.each(providers)('ThinkingMap as an MCP server over Streamable HTTP on %
     const resource = await alice.readResource({ uri: `thinkingmap://maps/${mapId}` });
     const markdown = (resource.contents[0] as { text: string }).text;
     expect(resource.contents[0]?.mimeType).toBe('text/markdown');
-    expect(markdown).toContain('# 我想开一家咖啡店，值得吗？');
+    expect(markdown).toContain('# 开咖啡店');
     expect(markdown).toContain('> 值得开：客流充足，房租可负担。');
-    expect(markdown).toContain(`Depends on: 客流有多大？`);
+    expect(markdown).toContain('依赖: “客流有多大？”');
+    expect(markdown).toContain('## 思考树');
     const text = (await alice.callTool({ name: 'get_map', arguments: { mapId } })).content as { text: string }[];
     expect(text[0]?.text).toBe(markdown);
     expect((await callTool(alice, 'list_maps')).maps[0]).toMatchObject({ id: mapId, status: 'COMPLETED' });

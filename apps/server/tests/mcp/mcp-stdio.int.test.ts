@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createTestDatabase, type Database, type TestDatabase } from '@thinkingmap/db';
+import type { Database } from '@thinkingmap/db';
+import { createTestDatabase, type TestDatabase } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithToken } from '../../src/auth/tokens.ts';
 import type { NodeSummary, QuestionSummary } from '../../src/mcp/map-snapshot.ts';
@@ -24,7 +25,7 @@ describe('ThinkingMap as an MCP server over stdio (child process, offline model)
   beforeAll(async () => {
     testDb = await createTestDatabase('sqlite');
     db = await testDb.open();
-    carol = await createUserWithToken(db.prisma, 'Carol');
+    carol = await createUserWithToken(db, 'Carol');
     client = await connectOverStdio(childEnv({ DATABASE_URL: testDb.url, TM_TOKEN: carol.token }), serverDir);
   });
   afterAll(async () => {
@@ -36,7 +37,7 @@ describe('ThinkingMap as an MCP server over stdio (child process, offline model)
   it('should drive a map from problem to conclusion as the user of TM_TOKEN', async () => {
     const created = await callTool(client, 'create_map', { problem: 'Should our team adopt a four-day week?' });
     const mapId = created.map.id as string;
-    expect((await db.prisma.map.findUniqueOrThrow({ where: { id: mapId } })).ownerId).toBe(carol.user.id);
+    expect((await db.read.map.findUniqueOrThrow({ where: { id: mapId } })).ownerId).toBe(carol.user.id);
     const confirm = created.pendingQuestions.find((q: QuestionSummary) => q.kind === 'confirm-understanding');
     await callTool(client, 'reply_to_agent', { requestId: confirm.requestId, accept: true });
     const rootId = (await waitForMap(client, mapId, (m) => m.nodes[0]?.id, 'the root')) as string;
@@ -70,7 +71,7 @@ describe('ThinkingMap as an MCP server over stdio (child process, offline model)
     const resource = await client.readResource({ uri: `thinkingmap://maps/${mapId}` });
     expect((resource.contents[0] as { text: string }).text).toContain('Should our team adopt a four-day week?');
     // The child wrote through the command layer: every change is in the event log, in sequence.
-    const events = await db.prisma.event.findMany({ where: { mapId }, orderBy: { seq: 'asc' }, select: { seq: true } });
+    const events = await db.read.event.findMany({ where: { mapId }, orderBy: { seq: 'asc' }, select: { seq: true } });
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
 

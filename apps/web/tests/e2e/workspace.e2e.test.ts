@@ -1,22 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { ADD_DEPENDENCY, CREATE_NODE, POST_MESSAGE, UPDATE_NODE } from '@thinkingmap/client';
+import { CREATE_MAP, CREATE_NODE, POST_MESSAGE, UPDATE_MAP } from '@thinkingmap/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { card, launchBrowser, openPage, screenshot, screenshotIfFailed, selectNode } from './helpers/browser.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { CORRECTED_QUESTION, ROOT_QUESTION } from './helpers/scripted-model.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
-
-/** Selects a node by clicking its card and waits for its panel. */
-async function selectNode(page: Page, question: string) {
-  await card(page, question).click();
-  await expect
-    .poll(() => page.getByTestId('node-panel').locator('[data-field="question"] .value').textContent())
-    .toBe(question);
-}
 
 /** Adds a sub-question to the selected node through the panel. */
 async function addChild(page: Page, question: string) {
@@ -47,10 +39,7 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     first = (await openPage(browser)).page;
   });
 
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(first, `failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
+  afterEach((context) => screenshotIfFailed(first, context.task, 'failed'));
 
   afterAll(async () => {
     await browser?.close();
@@ -100,19 +89,19 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
 
   it('should draw a dependency, say what a blocked node waits for and release it when concluded', async () => {
     await selectNode(first, 'What will it cost?');
-    await first.getByLabel('Search questions').fill('where');
+    await first.getByLabel('Search questions', { exact: true }).fill('where');
     await first.getByRole('button', { name: 'Add', exact: true }).first().click();
     await expect.poll(() => first.locator('.dependency-edges path').count()).toBe(1);
     await expect.poll(() => first.getByTestId('blocked-notice').textContent()).toContain('Where could it be?');
     // The tree itself says what the node waits for (its accessible name and the badge's tooltip).
-    expect(await card(first, 'What will it cost?').getAttribute('aria-label')).toContain(
-      'waits for “Where could it be?”',
-    );
-    expect(await card(first, 'What will it cost?').getByTestId('waits-for').locator('title').textContent()).toContain(
+    expect(
+      await first.getByRole('treeitem', { name: /^What will it cost\?.*waits for “Where could it be\?”/ }).count(),
+    ).toBe(1);
+    expect(await card(first, 'What will it cost?').getByTestId('waits-for').getAttribute('title')).toContain(
       'Where could it be?',
     );
 
-    await first.getByLabel('Search questions').fill('');
+    await first.getByLabel('Search questions', { exact: true }).fill('');
     await first.getByLabel('Context to consider').fill('Rent near the station is about 3k a month.');
     await first.getByRole('button', { name: 'Add', exact: true }).nth(2).click();
     await first.getByTestId('context-items').getByText('Rent near the station').waitFor();
@@ -135,15 +124,24 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
 
   it('should refuse a dependency cycle in the UI and show its path', async () => {
     await selectNode(first, 'Where could it be?');
-    await first.getByLabel('Search questions').fill('cost');
+    await first.getByLabel('Search questions', { exact: true }).fill('cost');
     await first.getByRole('button', { name: 'Add', exact: true }).first().click();
     const refusal = first.getByTestId('dependency-refusal');
     await refusal.getByText('Refused: that would close a cycle').waitFor();
     const steps = await first.getByTestId('cycle-path').locator('li').allTextContents();
     expect(steps).toContain('What will it cost?');
     expect(steps).toContain('Where could it be?');
-    expect(await first.locator('.dependency-edges path').count()).toBe(1);
+    expect(await first.locator('.dependency-edges path:not(.refused)').count()).toBe(1);
+    // The canvas shows the cycle: its cards and its edge in red, and the refused edge dashed between them.
+    await first.getByTestId('refused-edge').waitFor();
+    expect(await card(first, 'What will it cost?').getAttribute('class')).toContain('in-cycle');
+    expect(await card(first, 'Where could it be?').getAttribute('class')).toContain('in-cycle');
+    expect(await card(first, 'Is there enough demand?').getAttribute('class')).not.toContain('in-cycle');
+    expect(await first.locator('.dependency-edges path.cycle').count()).toBe(1);
     await screenshot(first, '05-cycle-refused');
+    await refusal.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => first.getByTestId('refused-edge').count()).toBe(0);
+    expect(await first.locator('.card.in-cycle').count()).toBe(0);
   });
 
   it('should move through the tree with the keyboard and export Markdown', async () => {
@@ -154,15 +152,25 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await expect
       .poll(() => first.getByTestId('node-panel').locator('[data-field="question"] .value').textContent())
       .toBe('Is there enough demand?');
+    // Enter took the focus into the panel; Escape closes it and gives the focus back to the card.
+    await expect
+      .poll(() => first.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('node-panel');
+    await first.keyboard.press('Escape');
+    await expect.poll(() => first.getByTestId('node-panel').count()).toBe(0);
+    await expect
+      .poll(() => first.evaluate(() => document.activeElement?.querySelector('.question')?.textContent))
+      .toBe('Is there enough demand?');
     await first.keyboard.press('ArrowDown');
     await first.keyboard.press('Enter');
     await expect
       .poll(() => first.getByTestId('node-panel').locator('[data-field="question"] .value').textContent())
       .toBe('What will it cost?');
 
+    await first.getByTestId('export-menu').click();
     const [download] = await Promise.all([
       first.waitForEvent('download'),
-      first.getByRole('button', { name: /Export Markdown/ }).click(),
+      first.getByRole('menuitem', { name: 'Markdown (.md)' }).click(),
     ]);
     const markdown = readFileSync((await download.path())!, 'utf8');
     expect(markdown).toMatch(/^# \S/);
@@ -226,10 +234,15 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
 
   it('should resume after the socket is dropped without losing or repeating events', async () => {
     const { page: watcher } = await openPage(browser);
+    // 1012 (service restart) is what a restarting server or proxy sends; graphql-ws reconnects after it.
     let blocked = false;
+    let refused = 0;
     const sockets: { close(options?: { code?: number; reason?: string }): Promise<void> }[] = [];
     await watcher.routeWebSocket(/\/graphql$/, (ws) => {
-      if (blocked) return void ws.close({ code: 1011, reason: 'test: network down' });
+      if (blocked) {
+        refused += 1;
+        return void ws.close({ code: 1012, reason: 'test: network down' });
+      }
       ws.connectToServer();
       sockets.push(ws);
     });
@@ -238,18 +251,19 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await selectNode(watcher, 'Is there enough demand?');
 
     blocked = true;
-    await Promise.all(sockets.splice(0).map((ws) => ws.close({ code: 1011, reason: 'test: drop' })));
+    await Promise.all(sockets.splice(0).map((ws) => ws.close({ code: 1012, reason: 'test: drop' })));
     await expect.poll(() => watcher.getByTestId('live-state').getAttribute('data-state')).toBe('reconnecting');
 
     const mapId = mapUrl.split('/').pop()!;
-    const parent = await card(watcher, 'Is there enough demand?').getAttribute('data-node-id');
+    const parent = (await card(watcher, 'Is there enough demand?').getAttribute('data-node-id'))!;
     for (const question of ['Asked while offline 1', 'Asked while offline 2']) {
       await call(server.api.client, CREATE_NODE, { input: { mapId, parentId: parent, question } });
     }
     await call(server.api.client, POST_MESSAGE, {
       input: { nodeId: parent, conversation: 'DECOMPOSE', content: 'Posted while the socket was down' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // The workspace has tried to reconnect while the network was down, and was refused.
+    await expect.poll(() => refused, { timeout: 15_000 }).toBeGreaterThan(0);
     blocked = false;
 
     await card(watcher, 'Asked while offline 2').waitFor({ timeout: 15_000 });
@@ -327,7 +341,7 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await question.getByLabel('Your answer').fill('At most 50k');
     await question.getByRole('button', { name: 'Answer' }).click();
     await page.getByTestId('agent-question').getByText('About 3,000 cups a day nearby.').waitFor({ timeout: 15_000 });
-    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept' }).click();
+    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept', exact: true }).click();
     await expect
       .poll(() => card(page, 'How big is the local coffee market?').getAttribute('data-status'), { timeout: 15_000 })
       .toBe('COMPLETED');
@@ -338,24 +352,24 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await selectNode(page, 'Where should it be?');
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     await page.getByTestId('agent-question').getByText('Next to the university.').waitFor({ timeout: 15_000 });
-    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept' }).click();
+    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept', exact: true }).click();
 
     // With both children concluded the parent concludes by itself (bottom-up); the person accepts the draft.
     await selectNode(page, ROOT);
     await page.getByTestId('agent-question').getByText('Open it, next to the university.').waitFor({ timeout: 15_000 });
-    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept' }).click();
+    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(() => card(page, ROOT).getAttribute('data-status'), { timeout: 15_000 }).toBe('COMPLETED');
     await page.getByTestId('conclusion').getByText('Open it, next to the university.').waitFor();
-    await expect.poll(() => page.locator('.progress').getAttribute('aria-label')).toBe('3/3');
+    await expect.poll(() => page.getByTestId('progress').getAttribute('data-done')).toBe('3');
+    expect(await page.getByTestId('progress').getAttribute('data-count')).toBe('3');
     await page.context().close();
   });
 
   it('should move a node under another parent, live in a second window, and show why a move is refused', async () => {
-    const { CREATE_MAP } = await import('@thinkingmap/client');
-    const map = await call<{ id: string }>(server.api.client, CREATE_MAP, {
+    const map = await call(server.api.client, CREATE_MAP, {
       input: { title: 'Staffing the café', problem: 'Who do I need?', understand: false },
     });
-    const root = await call<{ id: string }>(server.api.client, CREATE_NODE, {
+    const root = await call(server.api.client, CREATE_NODE, {
       input: { mapId: map.id, question: 'Who should work in the café?' },
     });
     for (const question of ['Hire a barista', 'Train the barista'])
@@ -392,8 +406,7 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
   });
 
   it('should reject a proposal with another strategy, then cancel the waiting run and leave the node ready', async () => {
-    const { CREATE_MAP } = await import('@thinkingmap/client');
-    const map = await call<{ id: string }>(server.api.client, CREATE_MAP, {
+    const map = await call(server.api.client, CREATE_MAP, {
       input: { title: 'Opening hours', problem: 'When to open?', understand: false },
     });
     await call(server.api.client, CREATE_NODE, { input: { mapId: map.id, question: 'When should the café open?' } });
@@ -404,12 +417,12 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     const review = page.getByTestId('decomposition-review');
     await review.waitFor({ timeout: 15_000 });
-    await review.getByLabel('Feedback for another proposal').fill('Split by weekday and weekend');
+    await review.getByPlaceholder('Feedback for another proposal').fill('Split by weekday and weekend');
     await review.getByLabel('Strategy for the next proposal').selectOption('PARALLEL');
     await screenshot(page, '15-reject-with-strategy');
     await review.getByRole('button', { name: 'Reject' }).click();
     await expect
-      .poll(() => review.getByLabel('Feedback for another proposal').inputValue(), { timeout: 15_000 })
+      .poll(() => review.getByPlaceholder('Feedback for another proposal').inputValue(), { timeout: 15_000 })
       .toBe('');
     await page.getByTestId('decomposition-review').waitFor({ timeout: 15_000 });
 
@@ -425,11 +438,10 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
   });
 
   it('should draw the levels of a divergent map', async () => {
-    const { CREATE_MAP, UPDATE_MAP } = await import('@thinkingmap/client');
-    const map = await call<{ id: string }>(server.api.client, CREATE_MAP, {
+    const map = await call(server.api.client, CREATE_MAP, {
       input: { title: 'Ideas for the café name', mode: 'DIVERGENT', understand: false },
     });
-    const root = await call<{ id: string }>(server.api.client, CREATE_NODE, {
+    const root = await call(server.api.client, CREATE_NODE, {
       input: { mapId: map.id, question: 'What should the café be called?' },
     });
     const placed: [string, number, 'TASK' | 'SUMMARY' | 'FINAL'][] = [];
@@ -440,14 +452,14 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
       ['Level 1 summary: place names work best', 2, 'SUMMARY'],
       ['Final: “Station Beans”', 3, 'FINAL'],
     ] as const) {
-      const node = await call<{ id: string }>(server.api.client, CREATE_NODE, {
+      const node = await call(server.api.client, CREATE_NODE, {
         input: { mapId: map.id, parentId: level === 1 ? root.id : placed.at(-1)![0], question },
       });
       placed.push([node.id, level, role]);
     }
     // Levels and roles are written by the divergent agent; place them directly, then touch the map through the API.
     for (const [id, divergentLevel, divergentRole] of placed)
-      await server.db.prisma.node.update({ where: { id }, data: { divergentLevel, divergentRole } });
+      await server.db.write((tx) => tx.node.update({ where: { id }, data: { divergentLevel, divergentRole } }));
     await call(server.api.client, UPDATE_MAP, { input: { id: map.id, title: 'Ideas for the café name' } });
 
     const { page } = await openPage(browser);
@@ -456,128 +468,13 @@ describe.skipIf(!run)('web workspace in Chromium against the real server', () =>
     expect(await page.locator('.level').evaluateAll((bands) => bands.map((b) => b.getAttribute('data-level')))).toEqual(
       ['1', '2', '3'],
     );
-    expect(await card(page, 'Level 1 summary: place names work best').getAttribute('aria-label')).toContain('Ready');
-    expect(await card(page, 'Level 1 summary: place names work best').locator('text.status').textContent()).toContain(
+    expect(await card(page, 'Level 1 summary: place names work best').locator('.status').textContent()).toContain(
+      'Ready',
+    );
+    expect(await card(page, 'Level 1 summary: place names work best').locator('.detail').textContent()).toContain(
       'summary',
     );
     await screenshot(page, '12-divergent-levels');
-    await page.context().close();
-  });
-
-  it('should open a 500-node map, pan and take live updates smoothly', async () => {
-    const mapId = (
-      await call<{ id: string }>(server.api.client, (await import('@thinkingmap/client')).CREATE_MAP, {
-        input: { title: 'Five hundred questions', problem: 'Scale test', understand: false },
-      })
-    ).id;
-    const ids: string[] = [];
-    const createStarted = Date.now();
-    for (let i = 0; i < 500; i++) {
-      const parentId = i === 0 ? null : ids[Math.floor((i - 1) / 6)];
-      const node = await call<{ id: string }>(server.api.client, CREATE_NODE, {
-        input: { mapId, parentId, question: `Question ${i}: what about part ${i}?` },
-      });
-      ids.push(node.id);
-    }
-    for (let i = 0; i < 20; i++)
-      await call(server.api.client, ADD_DEPENDENCY, { nodeId: ids[100 + i * 15], dependsOnId: ids[90 + i * 15] }).catch(
-        () => {},
-      );
-    console.log(`[web e2e] created 500 nodes in ${((Date.now() - createStarted) / 1000).toFixed(1)} s`);
-
-    const { page } = await openPage(browser);
-    const navStarted = Date.now();
-    await page.goto(`${server.origin}/maps/${mapId}`);
-    await page.locator('[role=treeitem]').nth(499).waitFor({ state: 'attached' });
-    const wallToTree = Date.now() - navStarted;
-    // The mark is set in the frame after the tree renders: on a loaded machine that frame can come later.
-    await page.waitForFunction(() => performance.getEntriesByName('tm:first-render').length > 0);
-    const firstRender = await page.evaluate(() => {
-      const nav = performance.getEntriesByType('navigation')[0]!;
-      const mark = performance.getEntriesByName('tm:first-render')[0]!;
-      return {
-        sinceNavigation: mark.startTime - nav.startTime,
-        sinceLoad: (mark as PerformanceMark).detail.sinceLoad as number,
-      };
-    });
-    await screenshot(page, '11-500-nodes');
-
-    const recordFrames = () =>
-      page.evaluate(() => {
-        const w = window as unknown as { __frames: number[]; __recording: boolean };
-        w.__frames = [];
-        w.__recording = true;
-        let last = performance.now();
-        const tick = (now: number) => {
-          w.__frames.push(now - last);
-          last = now;
-          if (w.__recording) requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      });
-    const stopFrames = () =>
-      page.evaluate(() => {
-        const w = window as unknown as { __frames: number[]; __recording: boolean };
-        w.__recording = false;
-        const frames = w.__frames.slice(1).sort((a, b) => a - b);
-        const at = (q: number) => frames[Math.min(frames.length - 1, Math.floor(q * frames.length))] ?? 0;
-        return { count: frames.length, median: at(0.5), p95: at(0.95), max: frames.at(-1) ?? 0 };
-      });
-
-    await recordFrames();
-    const box = (await page.getByTestId('tree').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    for (let i = 0; i < 60; i++) await page.mouse.move(box.x + box.width / 2 - i * 6, box.y + box.height / 2 - i * 3);
-    await page.mouse.up();
-    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, i < 5 ? -120 : 120);
-    const pan = await stopFrames();
-
-    await recordFrames();
-    const updateStarted = Date.now();
-    for (let i = 0; i < 20; i++) {
-      const node = await call<{ version: number }>(server.api.client, (await import('@thinkingmap/client')).NODE, {
-        id: ids[200 + i],
-      });
-      await call(server.api.client, UPDATE_NODE, {
-        input: { id: ids[200 + i], expectedVersion: node.version, question: `Updated live ${i}` },
-      });
-    }
-    await card(page, 'Updated live 19').waitFor({ state: 'attached' });
-    const updateLatency = Date.now() - updateStarted;
-    const updates = await stopFrames();
-
-    const figures = {
-      nodes: 500,
-      wallClockToTreeMs: wallToTree,
-      firstRenderSinceNavigationMs: Math.round(firstRender.sinceNavigation),
-      firstRenderSinceDataRequestMs: Math.round(firstRender.sinceLoad),
-      panFrames: {
-        count: pan.count,
-        medianMs: +pan.median.toFixed(1),
-        p95Ms: +pan.p95.toFixed(1),
-        maxMs: +pan.max.toFixed(1),
-      },
-      liveUpdateFrames: {
-        count: updates.count,
-        medianMs: +updates.median.toFixed(1),
-        p95Ms: +updates.p95.toFixed(1),
-        maxMs: +updates.max.toFixed(1),
-      },
-      twentyUpdatesVisibleAfterMs: updateLatency,
-    };
-    console.log(`[web e2e] 500-node map figures: ${JSON.stringify(figures, null, 2)}`);
-    // Figures, not timed assertions (a loaded CI machine would make them flaky): the targets are reported.
-    const targets = [
-      ['first render under 5 s', firstRender.sinceNavigation < 5000],
-      ['pan frames p95 under 50 ms', pan.p95 < 50],
-      ['live-update frames p95 under 100 ms', updates.p95 < 100],
-    ] as const;
-    for (const [target, met] of targets) console.log(`[web e2e] ${met ? 'met' : 'NOT met'}: ${target}`);
-    // The page kept painting while it was panned and updated, and every update reached the tree.
-    expect(pan.count).toBeGreaterThan(0);
-    expect(updates.count).toBeGreaterThan(0);
-    expect(await page.locator('[role=treeitem]').count()).toBe(500);
     await page.context().close();
   });
 });

@@ -1,9 +1,12 @@
 import type { ConversationKind } from '../domain/enums.ts';
 import type { NodeRecord } from '../domain/records.ts';
-import type { NodeNeighbourhood, StorePort } from '../ports/store-port.ts';
+import type { ConversationTail, NodeNeighbourhood, StorePort } from '../ports/store-port.ts';
 import { boundContext } from './bound-context.ts';
 import { clip, CONTEXT_LIMITS as L } from './context-limits.ts';
-import type { NodeContext, RelatedNode } from './node-context.ts';
+import type { ConversationContext, NodeContext, RelatedNode } from './node-context.ts';
+
+/** Both of a node's conversations, in the order contexts show them. */
+export const BOTH_CONVERSATIONS: readonly ConversationKind[] = ['DECOMPOSE', 'CONCLUDE'];
 
 function related(node: NodeRecord, cuts: string[]): RelatedNode {
   const question = clip(node.question, L.QUESTION_CHARS);
@@ -20,28 +23,75 @@ function related(node: NodeRecord, cuts: string[]): RelatedNode {
 }
 
 const constraints = (list: string[]) => list.map((c) => clip(c, L.CONSTRAINT_CHARS).text);
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function conversationOf(kind: ConversationKind, tail: ConversationTail, cuts: string[]): ConversationContext {
+  const messages = tail.messages.slice(-L.RECENT_MESSAGES).map((m) => {
+    const content = clip(m.content, L.MESSAGE_CHARS);
+    if (content.clipped) cuts.push('a long message shortened');
+    return { id: m.id, role: m.role, kind: m.kind, content: content.text, createdAt: m.createdAt.toISOString() };
+  });
+  return {
+    summary: {
+      kind,
+      total: tail.total,
+      included: messages.length,
+      byRole: tail.byRole,
+      firstAt: iso(tail.firstAt),
+      lastAt: iso(tail.lastAt),
+    },
+    messages,
+  };
+}
+
+/** What a node's context is built from: its neighbourhood and the tail of each conversation asked for. */
+export interface ContextSources {
+  hood: NodeNeighbourhood;
+  tails: (readonly [ConversationKind, ConversationTail])[];
+}
+
+/** Reads a node's neighbourhood and the tail of each of the `conversations`, at once. */
+export async function readContextSources(
+  store: StorePort,
+  nodeId: string,
+  conversations: readonly ConversationKind[] = BOTH_CONVERSATIONS,
+): Promise<ContextSources> {
+  const [hood, ...tails] = await Promise.all([
+    store.readNode(nodeId),
+    ...conversations.map((kind) => store.readConversation(nodeId, kind, L.RECENT_MESSAGES)),
+  ]);
+  return { hood, tails: conversations.map((kind, i) => [kind, tails[i]!] as const) };
+}
 
 /**
- * Assembles a node's {@link NodeContext} from the store in two reads (the neighbourhood and one
- * conversation's tail), bounded by the rules of `CONTEXT_LIMITS`. Plain code, no model.
+ * A node's {@link NodeContext} with the `conversations` asked for (both by default), capped field by field
+ * and list by list but not yet as a whole: each agent's view of it is bounded by `contextView`. Plain code.
+ */
+export async function readNodeContext(
+  store: StorePort,
+  nodeId: string,
+  conversations: readonly ConversationKind[] = BOTH_CONVERSATIONS,
+): Promise<NodeContext> {
+  const { hood, tails } = await readContextSources(store, nodeId, conversations);
+  return buildNodeContext(hood, tails);
+}
+
+/**
+ * A node's {@link NodeContext} with the `conversations` asked for, bounded by every rule of `CONTEXT_LIMITS`
+ * (what one agent sees).
  */
 export async function collectNodeContext(
   store: StorePort,
   nodeId: string,
-  conversation: ConversationKind,
+  conversations: readonly ConversationKind[] = BOTH_CONVERSATIONS,
 ): Promise<NodeContext> {
-  const [hood, tail] = await Promise.all([
-    store.readNode(nodeId),
-    store.readConversation(nodeId, conversation, L.RECENT_MESSAGES),
-  ]);
-  return buildNodeContext(hood, tail, conversation);
+  return boundContext(await readNodeContext(store, nodeId, conversations));
 }
 
-/** The pure part of {@link collectNodeContext}, for callers that already hold the data. */
+/** The pure part of {@link readNodeContext} (capped, not bounded as a whole), for callers that hold the data. */
 export function buildNodeContext(
   hood: NodeNeighbourhood,
-  tail: Awaited<ReturnType<StorePort['readConversation']>>,
-  conversation: ConversationKind,
+  tails: readonly (readonly [ConversationKind, ConversationTail])[],
 ): NodeContext {
   const omissions: string[] = [];
   const { map, node, parent } = hood;
@@ -51,12 +101,7 @@ export function buildNodeContext(
     omissions.push(`${hood.children.length - L.MAX_CHILDREN} children left out`);
   if (hood.contextItems.length > L.MAX_CONTEXT_ITEMS)
     omissions.push(`${hood.contextItems.length - L.MAX_CONTEXT_ITEMS} older context items left out`);
-  const messages = tail.messages.slice(-L.RECENT_MESSAGES).map((m) => {
-    const content = clip(m.content, L.MESSAGE_CHARS);
-    if (content.clipped) omissions.push('a long message shortened');
-    return { id: m.id, role: m.role, kind: m.kind, content: content.text, createdAt: m.createdAt };
-  });
-  const context: NodeContext = {
+  return {
     language: map.language,
     map: {
       id: map.id,
@@ -80,14 +125,7 @@ export function buildNodeContext(
       : null,
     dependencies: hood.dependencies.slice(0, L.MAX_DEPENDENCIES).map((d) => related(d, omissions)),
     children: hood.children.slice(0, L.MAX_CHILDREN).map((c) => related(c, omissions)),
-    messages,
-    conversation: {
-      kind: conversation,
-      total: tail.total,
-      included: messages.length,
-      firstAt: tail.firstAt,
-      lastAt: tail.lastAt,
-    },
+    conversations: tails.map(([kind, tail]) => conversationOf(kind, tail, omissions)),
     contextItems: hood.contextItems.slice(-L.MAX_CONTEXT_ITEMS).map((item) => {
       const content = clip(item.content, L.CONTEXT_ITEM_CHARS);
       if (content.clipped) omissions.push(`context item “${item.title}” shortened`);
@@ -95,5 +133,4 @@ export function buildNodeContext(
     }),
     omissions,
   };
-  return boundContext(context);
 }

@@ -13,7 +13,10 @@ const LABELS = {
     conclusion: 'Conclusion',
     none: '(none)',
     open: '(not concluded yet)',
-    conversation: 'Conversation',
+    conversation: {
+      DECOMPOSE: 'Conversation about splitting this question',
+      CONCLUDE: 'Conversation about its conclusion',
+    },
     context: 'Context the person added',
     omitted: 'Left out to fit',
   },
@@ -28,7 +31,7 @@ const LABELS = {
     conclusion: '结论',
     none: '（无）',
     open: '（尚无结论）',
-    conversation: '对话',
+    conversation: { DECOMPOSE: '关于拆解这个问题的对话', CONCLUDE: '关于它的结论的对话' },
     context: '用户补充的上下文',
     omitted: '为控制长度而省略',
   },
@@ -36,7 +39,8 @@ const LABELS = {
 
 /**
  * Renders a {@link NodeContext} as the text block prompts embed, in the map's language. Sections appear
- * in a fixed order; empty sections say so, so the model does not guess.
+ * in a fixed order, each conversation the context holds under its own heading; empty sections say so, so
+ * the model does not guess.
  */
 export function formatNodeContext(context: NodeContext): string {
   const t = LABELS[context.language];
@@ -53,7 +57,10 @@ export function formatNodeContext(context: NodeContext): string {
     `## ${t.parent}\n${context.parent ? `${context.parent.question}\n${t.goal}: ${context.parent.goal || t.none}\n${t.constraints}:\n${list(context.parent.constraints)}` : t.none}`,
     `## ${t.deps}\n${related(context.dependencies)}`,
     `## ${t.children}\n${related(context.children)}`,
-    `## ${t.conversation}\n${summarizeConversation(context.conversation, context.language)}\n${context.messages.map((m) => `[${m.role}${m.kind === 'TEXT' ? '' : `/${m.kind}`}] ${m.content}`).join('\n')}`,
+    ...context.conversations.map(
+      (c) =>
+        `## ${t.conversation[c.summary.kind]}\n${summarizeConversation(c.summary, context.language)}${c.messages.map((m) => `\n[${m.role}${m.kind === 'TEXT' ? '' : `/${m.kind}`}] ${m.content}`).join('')}`,
+    ),
     `## ${t.context}\n${context.contextItems.length ? context.contextItems.map((i) => `- ${i.title ? `${i.title}: ` : ''}${i.content}`).join('\n') : t.none}`,
   ];
   if (context.omissions.length) sections.push(`## ${t.omitted}\n${list(context.omissions)}`);

@@ -1,4 +1,4 @@
-import type { ConversationKind, Language } from '../domain/enums.ts';
+import type { ConversationKind, Language, MessageRole } from '../domain/enums.ts';
 import type { MessageRecord, NodeRecord } from '../domain/records.ts';
 
 /** A related node as context shows it. */
@@ -11,19 +11,35 @@ export interface RelatedNode {
   status: NodeRecord['status'];
 }
 
-/** Counts and time range of a conversation, for the part of it the context leaves out. */
+/**
+ * Counts and time range of a conversation (design 000 §3.1: total, by role, first and last message), for
+ * the part of it the context leaves out. Times are ISO strings, so a context survives a checkpoint as is.
+ */
 export interface ConversationSummary {
   kind: ConversationKind;
   total: number;
   included: number;
-  firstAt: Date | null;
-  lastAt: Date | null;
+  /** Messages by who wrote them, over the whole conversation. */
+  byRole: Record<MessageRole, number>;
+  firstAt: string | null;
+  lastAt: string | null;
+}
+
+/** A message as context shows it (its time as an ISO string). */
+export type ContextMessage = Pick<MessageRecord, 'id' | 'role' | 'kind' | 'content'> & { createdAt: string };
+
+/** One of the node's conversations: its last messages (oldest first) and the summary of the whole. */
+export interface ConversationContext {
+  summary: ConversationSummary;
+  messages: ContextMessage[];
 }
 
 /**
  * Exactly what the design says an agent sees about a node, bounded by `CONTEXT_LIMITS`: the map's problem,
  * the node, its parent's question/goal/constraints, its dependency siblings' and children's
- * question/goal/conclusion, the last messages of one conversation with a summary, and the person's context.
+ * question/goal/conclusion, the last messages of the node's conversations with a summary of each, and the
+ * person's context. Which conversations an agent reads is its own (see `contextView`): decomposition reads
+ * DECOMPOSE, conclusion CONCLUDE, intent recognition both. Plain data (no `Date`), kept in checkpoints.
  */
 export interface NodeContext {
   language: Language;
@@ -32,8 +48,8 @@ export interface NodeContext {
   parent: { question: string; goal: string; constraints: string[] } | null;
   dependencies: RelatedNode[];
   children: RelatedNode[];
-  messages: Pick<MessageRecord, 'id' | 'role' | 'kind' | 'content' | 'createdAt'>[];
-  conversation: ConversationSummary;
+  /** The conversations collected, DECOMPOSE before CONCLUDE. */
+  conversations: ConversationContext[];
   contextItems: { title: string; content: string }[];
   /** What the limits cut or dropped, in plain words, so the model knows the context is partial. */
   omissions: string[];

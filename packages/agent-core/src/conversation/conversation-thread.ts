@@ -1,12 +1,17 @@
-import type { MessageRecord } from '../domain/records.ts';
+/** The minimal view of a message that thread walks need. */
+export interface ThreadMessage {
+  id: string;
+  parentId: string | null;
+}
 
 /**
  * Walks a thread back from `messageId` through `parentId` links and returns it oldest first. Stops at a
- * missing parent (deleted or outside `messages`) and at a loop, so bad data cannot hang it.
+ * missing parent (deleted or outside `messages`) and at a loop, so bad data cannot hang it. Works on any
+ * message shape (agent records, database rows, the web's records).
  */
-export function threadOf(messages: readonly MessageRecord[], messageId: string): MessageRecord[] {
+export function threadOf<T extends ThreadMessage>(messages: readonly T[], messageId: string): T[] {
   const byId = new Map(messages.map((m) => [m.id, m]));
-  const thread: MessageRecord[] = [];
+  const thread: T[] = [];
   const seen = new Set<string>();
   let current = byId.get(messageId);
   while (current && !seen.has(current.id)) {
@@ -18,6 +23,6 @@ export function threadOf(messages: readonly MessageRecord[], messageId: string):
 }
 
 /** The id to use as `parentId` for the next message: the last message of the conversation, or null. */
-export function replyParentId(messages: readonly MessageRecord[]): string | null {
+export function replyParentId(messages: readonly ThreadMessage[]): string | null {
   return messages.at(-1)?.id ?? null;
 }

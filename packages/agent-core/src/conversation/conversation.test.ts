@@ -34,15 +34,18 @@ describe('summarizeConversation', () => {
     kind: 'DECOMPOSE' as const,
     total: 14,
     included: 10,
-    firstAt: new Date('2026-01-01T08:00:00Z'),
-    lastAt: new Date('2026-01-02T09:30:00Z'),
+    byRole: { USER: 6, ASSISTANT: 7, SYSTEM: 1 },
+    firstAt: '2026-01-01T08:00:00.000Z',
+    lastAt: '2026-01-02T09:30:00.000Z',
   };
-  it('should give counts and the time range in English', () => {
+  it('should give counts, by role, and the time range in English', () => {
     expect(summarizeConversation(summary, 'en')).toBe(
-      '14 messages (2026-01-01 08:00 – 2026-01-02 09:30); showing the last 10, 4 older ones omitted.',
+      '14 messages (6 from the person, 7 from the assistant, 1 from the system; 2026-01-01 08:00 – 2026-01-02 09:30); showing the last 10, 4 older ones omitted.',
     );
   });
   it('should give counts and the time range in Chinese', () => {
-    expect(summarizeConversation(summary, 'zh')).toContain('省略更早的 4 条');
+    expect(summarizeConversation(summary, 'zh')).toBe(
+      '共 14 条消息（用户 6，助手 7，系统 1；2026-01-01 08:00 – 2026-01-02 09:30），显示最近 10 条，省略更早的 4 条。',
+    );
   });
 });

@@ -7,6 +7,7 @@ import type {
   MessageRole,
   NodeIntent,
   NodeStatus,
+  NodeType,
 } from './enums.ts';
 
 /** A thinking map as agents see it. */
@@ -30,7 +31,7 @@ export interface NodeRecord {
   question: string;
   goal: string;
   constraints: string[];
-  type: 'ROOT' | 'TASK';
+  type: NodeType;
   status: NodeStatus;
   intent: NodeIntent | null;
   strategy: DecompositionStrategy | null;

@@ -9,6 +9,8 @@
  * - `NODE_NOT_FOUND`, `NODE_BUSY`, `CYCLE`, `INVALID_INPUT`: store-side refusals, raised by store ports.
  * - `QUESTION_LIMIT`: a run asked the person more questions than its cap allows.
  * - `CANCELLED`: the run was cancelled through its abort signal.
+ * - `RELEASED`: the process driving the run gave it up (it could not keep the run's lease); as an abort
+ *   reason it stops the drive without ending the run, which resumes from its last checkpoint elsewhere.
  */
 export type AgentErrorCode =
   | 'MODEL_TIMEOUT'
@@ -22,7 +24,8 @@ export type AgentErrorCode =
   | 'CYCLE'
   | 'INVALID_INPUT'
   | 'QUESTION_LIMIT'
-  | 'CANCELLED';
+  | 'CANCELLED'
+  | 'RELEASED';
 
 /** Options of an {@link AgentError}. */
 export interface AgentErrorOptions {

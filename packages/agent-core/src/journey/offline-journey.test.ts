@@ -71,7 +71,7 @@ describe('the whole journey offline', () => {
     await run(graph(), { nodeId: rootId, intentOverride: 'CONCLUDE' }, rootId);
     expect(store.nodes.get(rootId)).toMatchObject({
       status: 'COMPLETED',
-      conclusion: expect.stringContaining('[offline model]'),
+      conclusion: expect.stringContaining('[Offline draft]'),
     });
     expect(events.lines.filter((l) => l.startsWith('run failed'))).toEqual([]);
   });

@@ -8,8 +8,6 @@ import type { ToolCallOutcome } from './tool-call-outcome.ts';
 export interface McpClientManagerOptions {
   /** How the client introduces itself to servers. */
   clientInfo?: Implementation;
-  /** Clock, for tests of the reconnect backoff. */
-  now?: () => number;
 }
 
 /** A server's state as shown in status pages and logs. */
@@ -45,7 +43,6 @@ export class McpClientManager {
             connectTimeoutMs: entry.connectTimeoutMs ?? config.connectTimeoutMs,
             reconnect: config.reconnect,
             clientInfo,
-            ...(options.now ? { now: options.now } : {}),
           }),
       );
   }

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isAgentError } from '../errors/agent-error.ts';
 import { createMcpKnowledge, type McpKnowledge } from './create-mcp-knowledge.ts';
 import type { KnowledgeNotice } from './knowledge-notice.ts';
@@ -152,20 +154,42 @@ describe('MCP knowledge through the client manager', () => {
     expect(servers(answer.results)).toEqual(['flaky']);
   });
 
-  it('should wait out the reconnect backoff instead of hammering a server that is down', async () => {
-    const config = parseMcpConfig({
-      reconnect: { initialDelayMs: 60_000 },
-      mcpServers: { gone: { url: `http://127.0.0.1:${await freePort()}/mcp` } },
+  it('should wait out a reconnect backoff that doubles instead of hammering a server that is down', async () => {
+    // A real HTTP server that refuses every MCP request, counting them: each count is a connection attempt.
+    let requests = 0;
+    const refusing = createServer((_req, res) => {
+      requests += 1;
+      res.writeHead(503).end();
     });
-    let now = 1_000;
-    const knowledge = await createMcpKnowledge(config, { now: () => now });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => refusing.close(resolve)));
+    const { port } = refusing.address() as AddressInfo;
+    const config = parseMcpConfig({
+      reconnect: { initialDelayMs: 60_000, maxDelayMs: 600_000 },
+      mcpServers: { down: { url: `http://127.0.0.1:${port}/mcp` } },
+    });
+    // Only the clock is fake: sockets and timers stay real.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    cleanups.push(async () => vi.useRealTimers());
+    const knowledge = await createMcpKnowledge(config);
     cleanups.push(() => knowledge.close());
-    const first = await knowledge.port.searchWithNotices('a');
-    expect(first.notices[0]!.message).toMatch(/unavailable: .*fetch failed|ECONNREFUSED/);
-    now += 30_000;
-    const started = Date.now();
-    await knowledge.port.searchWithNotices('a');
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(knowledge.status).toMatchObject([{ name: 'down', state: 'down' }]);
+    const afterStart = requests;
+    expect(afterStart).toBeGreaterThan(0);
+
+    const attemptsAfter = async (elapsedMs: number) => {
+      vi.setSystemTime(Date.now() + elapsedMs);
+      const answer = await knowledge.port.searchWithNotices('a');
+      expect(answer.notices).toMatchObject([{ server: 'down', kind: 'unreachable' }]);
+      expect(answer.notices[0]!.message).toMatch(/unavailable: .*Error POSTing to endpoint/);
+      return requests;
+    };
+    expect(await attemptsAfter(30_000)).toBe(afterStart);
+    const second = await attemptsAfter(31_000);
+    expect(second).toBeGreaterThan(afterStart);
+    // The next wait is twice as long: 2 minutes from the second attempt.
+    expect(await attemptsAfter(90_000)).toBe(second);
+    expect(await attemptsAfter(31_000)).toBeGreaterThan(second);
   });
 
   it('should pass domain_knowledge through to every server offering it', async () => {

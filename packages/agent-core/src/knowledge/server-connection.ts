@@ -1,5 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Implementation, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  ExponentialBackoff,
+  handleAll,
+  noJitterGenerator,
+} from 'cockatiel';
 import { AgentError } from '../errors/agent-error.ts';
 import { classifyFailure } from './classify-failure.ts';
 import { createClientTransport } from './create-client-transport.ts';
@@ -16,16 +25,16 @@ export interface ConnectionSettings {
   connectTimeoutMs: number;
   reconnect: { initialDelayMs: number; maxDelayMs: number };
   clientInfo: Implementation;
-  now?: () => number;
 }
 
 /**
  * One configured MCP server: connects lazily, discovers its tools on every (re)connect and when the server
  * says they changed, and turns every failure into a {@link ToolCallOutcome} notice instead of an exception.
  * A connection that drops after working is rebuilt at the next use (a crashed stdio server is respawned,
- * an expired HTTP session renewed) and a read-only call is retried once on it; a server that cannot be
- * reached is retried after a backoff that doubles up to `reconnect.maxDelayMs`, so a dead server costs a
- * run almost nothing and a server that comes back is used again.
+ * an expired HTTP session renewed) and a read-only call is retried once on it. Connecting goes through a
+ * circuit breaker (cockatiel): a server that cannot be reached is tried again only after a backoff that
+ * doubles from `reconnect.initialDelayMs` up to `reconnect.maxDelayMs`, so a dead server costs a run almost
+ * nothing and a server that comes back is used again.
  */
 export class McpServerConnection {
   state: ConnectionState = 'idle';
@@ -35,25 +44,40 @@ export class McpServerConnection {
   lastError: string | undefined;
   private client: Client | undefined;
   private connecting: Promise<boolean> | undefined;
-  private failedAttempts = 0;
-  private retryAt = 0;
-  private readonly now: () => number;
+  /** Open after a failed connect until its backoff passes; then one attempt decides (half-open). */
+  private readonly reconnects: CircuitBreakerPolicy;
 
   constructor(
     readonly name: string,
     private readonly entry: McpServerEntry,
     private readonly settings: ConnectionSettings,
   ) {
-    this.now = settings.now ?? Date.now;
+    const { initialDelayMs, maxDelayMs } = settings.reconnect;
+    this.reconnects = circuitBreaker(handleAll, {
+      breaker: new ConsecutiveBreaker(1),
+      halfOpenAfter: new ExponentialBackoff({
+        initialDelay: initialDelayMs,
+        maxDelay: maxDelayMs,
+        generator: noJitterGenerator,
+      }),
+    });
   }
 
   /** Connects when needed and allowed by the backoff; true when the server is ready for requests. */
   ensureReady(): Promise<boolean> {
     if (this.state === 'ready') return Promise.resolve(true);
-    if (this.state === 'closed' || this.now() < this.retryAt) return Promise.resolve(false);
-    this.connecting ??= this.connect().finally(() => {
-      this.connecting = undefined;
-    });
+    if (this.state === 'closed') return Promise.resolve(false);
+    this.connecting ??= this.reconnects
+      .execute(() => this.connect())
+      .catch((error: unknown) => {
+        // A failed connect has recorded why in `lastError` (callers report it as a notice); an open breaker
+        // means the server failed recently and its backoff has not passed.
+        if (!(error instanceof BrokenCircuitError) && !this.lastError) this.lastError = String(error);
+        return false;
+      })
+      .finally(() => {
+        this.connecting = undefined;
+      });
     return this.connecting;
   }
 
@@ -104,9 +128,11 @@ export class McpServerConnection {
     this.state = 'closed';
     const client = this.client;
     this.client = undefined;
+    // The connection is given up either way; a transport that fails to close has nothing left to report to.
     await client?.close().catch(() => undefined);
   }
 
+  /** Connects and lists the tools; throws (a failure for the breaker) when the server cannot be used. */
   private async connect(): Promise<boolean> {
     this.state = 'connecting';
     const { transport, stderrTail } = createClientTransport(this.entry);
@@ -133,18 +159,16 @@ export class McpServerConnection {
         await client.close();
         return false;
       }
-      Object.assign(this, { client, tools, state: 'ready', lastError: undefined, failedAttempts: 0 });
+      Object.assign(this, { client, tools, state: 'ready', lastError: undefined });
       return true;
     } catch (error) {
       client.onclose = undefined;
+      // Closing a client that never connected can fail too; the connect failure below is what is reported.
       await client.close().catch(() => undefined);
       const stderr = stderrTail();
-      this.failedAttempts += 1;
-      const { initialDelayMs, maxDelayMs } = this.settings.reconnect;
-      this.retryAt = this.now() + Math.min(maxDelayMs, initialDelayMs * 2 ** (this.failedAttempts - 1));
       if (!this.isClosed()) this.state = 'down';
       this.lastError = `${classifyFailure(error).detail}${stderr ? ` (stderr: ${stderr})` : ''}`;
-      return false;
+      throw error;
     }
   }
 
@@ -158,8 +182,8 @@ export class McpServerConnection {
     this.client = undefined;
     if (this.state !== 'closed') this.state = 'down';
     this.lastError = reason;
-    this.retryAt = 0;
     client.onclose = undefined;
+    // Already broken: `reason` is what is reported; closing only releases what is left of it.
     void client.close().catch(() => undefined);
   }
 }

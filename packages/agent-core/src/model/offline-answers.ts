@@ -6,23 +6,35 @@ import type { StrategyDecision } from '../schemas/strategy-decision.ts';
 import type { SubQuestionProposal } from '../schemas/sub-question-proposal.ts';
 import type { ToolChoice } from '../schemas/tool-choice.ts';
 import type { Understanding } from '../schemas/understanding.ts';
+import { applyCorrection } from './apply-correction.ts';
 
-/** The label every offline answer starts with, so nobody mistakes it for a model's thinking. */
-export const OFFLINE_LABEL = { zh: '【离线模型】', en: '[offline model] ' } as const;
+/** The label every offline draft starts with, so nobody mistakes it for a model's reasoning. */
+export const OFFLINE_LABEL = { zh: '【离线草稿】', en: '[Offline draft] ' } as const;
 
 const short = (text: string, max = 40) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
+/**
+ * Restates what the person wrote, faithfully: their problem, title, goal and constraints as given (a title
+ * and a goal are filled in only when they left them empty), and their correction applied to the field it
+ * concerns (see {@link applyCorrection}).
+ */
 function understand(h: OfflineHint): Understanding {
   const zh = h.language === 'zh';
-  const problem = h.reply ? `${h.question}${zh ? `（补充：${h.reply}）` : ` (noted: ${h.reply})`}` : h.question;
-  return {
-    title: short(h.question),
+  const base = h.understanding;
+  const problem = base?.problem.trim() || h.question;
+  const restated: Understanding = {
+    title: short(base?.title.trim() || problem, 80),
     problem,
-    goal: zh
-      ? `为「${short(h.question)}」找到一个有依据、可执行的答案`
-      : `Reach a well-founded, actionable answer to "${short(h.question)}"`,
-    constraints: [],
+    goal:
+      base?.goal.trim() ||
+      (zh
+        ? `为「${short(problem)}」找到一个有依据、可执行的答案`
+        : `Reach a well-founded, actionable answer to "${short(problem)}"`),
+    constraints: (base?.constraints ?? []).filter((c) => c.trim()).slice(0, 12),
   };
+  if (!h.reply) return restated;
+  const corrected = applyCorrection(restated, h.reply, zh);
+  return { ...corrected, title: short(corrected.title, 80) };
 }
 
 function intent(h: OfflineHint): IntentDecision {
@@ -60,7 +72,9 @@ function strategy(h: OfflineHint): StrategyDecision {
             : 'aspects are independent',
       },
     ],
-    reason: zh ? '离线模型按问题措辞选择策略' : 'the offline model picks the strategy from the wording',
+    reason: zh
+      ? '按问题的措辞选择：步骤类问题按顺序拆解，其余并行'
+      : 'chosen from the wording: step-by-step questions in sequence, others in parallel',
   };
 }
 
@@ -91,10 +105,12 @@ function decompose(h: OfflineHint): SubQuestionProposal {
 
 function conclude(h: OfflineHint): ConclusionDraft {
   const zh = h.language === 'zh';
+  const q = short(h.question, 60);
+  const goal = h.goal ? short(h.goal, 80) : '';
   const base = zh
-    ? `${OFFLINE_LABEL.zh}关于「${short(h.question, 60)}」：离线模型无法真正思考，这是结构完整的占位结论。`
-    : `${OFFLINE_LABEL.en}On "${short(h.question, 60)}": the offline model cannot think; this is a structurally complete placeholder.`;
-  const feedback = h.reply ? (zh ? ` 已考虑反馈：${h.reply}` : ` Feedback considered: ${h.reply}`) : '';
+    ? `${OFFLINE_LABEL.zh}关于「${q}」${goal ? `（目标：${goal}）` : ''}：这份草稿未经 AI 模型推理，只列出了问题本身。请补充你知道的情况，再决定是否接受。`
+    : `${OFFLINE_LABEL.en}On "${q}"${goal ? ` (goal: ${goal})` : ''}: this draft was written without an AI model and only restates the question. Add what you know before you accept it.`;
+  const feedback = h.reply ? (zh ? ` 你的意见：${h.reply}` : ` Your feedback: ${h.reply}`) : '';
   return { kind: 'ANALYTICAL', conclusion: base + feedback, keyPoints: [short(h.question, 60)], confidence: 0.1 };
 }
 
@@ -123,7 +139,7 @@ const BY_SCHEMA: Record<string, (hint: OfflineHint) => unknown> = {
   tool_choice: (h): ToolChoice => ({
     tool: null,
     arguments: {},
-    why: h.language === 'zh' ? '离线模型不选择工具' : 'the offline model chooses no tool',
+    why: h.language === 'zh' ? '离线时不调用额外的工具' : 'no extra tool is called offline',
   }),
 };
 

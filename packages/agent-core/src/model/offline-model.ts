@@ -19,11 +19,12 @@ function hintOf(request: ChatRequest): OfflineHint {
 
 /**
  * A {@link ModelPort} that needs no model: deterministic, schema-valid answers for every agent built from
- * the request's `offlineHint`, labelled as offline. It makes every flow work with no key and spends no tokens.
+ * the request's `offlineHint`, labelled as offline. It makes every flow work with no key and spends no tokens;
+ * what the person wrote (problem, goal, constraints, corrections) is restated, never dropped.
  */
 export class OfflineModel implements ModelPort {
   readonly offline = true;
-  readonly label = 'offline model (no OPENAI_API_KEY / OPENAI_BASE_URL configured)';
+  readonly label = 'Built-in offline assistant (no AI model connected)';
 
   async chat(request: ChatRequest): Promise<ChatResult> {
     const hint = hintOf(request);

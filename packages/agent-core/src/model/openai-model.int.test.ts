@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { isAgentError } from '../errors/agent-error.ts';
 import { type OpenAiServer, type ScriptedReply, startOpenAiServer } from '../testing/openai-server.ts';
@@ -137,12 +137,23 @@ describe('OpenAiModel', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('should stream the first part, wait while the test server holds the stream, then finish it', async () => {
+    let release = () => {};
+    const resume = new Promise<void>((resolve) => (release = resolve));
+    const model = await modelAnswering([{ content: 'Written in two goes', chunkSize: 4, pauseAfterChars: 8, resume }]);
+    const pieces: string[] = [];
+    const answer = model.chat({ agent: 'conclude', messages: [], onToken: (t) => pieces.push(t) });
+    await vi.waitFor(() => expect(pieces.join('')).toBe('Written '));
+    release();
+    expect((await answer).text).toBe('Written in two goes');
+  });
+
   it('should stop a stream when the caller aborts, as CANCELLED', async () => {
     const model = await modelAnswering([{ content: 'never finished', stallAfterChars: 5 }], { timeoutMs: 5_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Abort once the stream has started: the first piece of text arrived.
     const error = await failureOf(
-      model.chat({ agent: 'conclude', messages: [], onToken: () => {}, signal: controller.signal }),
+      model.chat({ agent: 'conclude', messages: [], onToken: () => controller.abort(), signal: controller.signal }),
     );
     expect(error.code).toBe('CANCELLED');
   });
@@ -167,9 +178,10 @@ describe('OpenAiModel', () => {
   it('should stop when the caller aborts, as CANCELLED', async () => {
     const model = await modelAnswering([{ content: 'slow', delayMs: 1000 }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    expect((await failureOf(model.chat({ agent: 'intent', messages: [], signal: controller.signal }))).code).toBe(
-      'CANCELLED',
-    );
+    const answer = failureOf(model.chat({ agent: 'intent', messages: [], signal: controller.signal }));
+    // Abort while the endpoint is still thinking about the request it received.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    controller.abort();
+    expect((await answer).code).toBe('CANCELLED');
   });
 });

@@ -9,6 +9,7 @@ import type {
   StructuredRequest,
   StructuredResult,
 } from '../ports/model-port.ts';
+import { estimatePromptTokens, estimateTextTokens } from './estimate-tokens.ts';
 import type { OpenAiModelConfig } from './model-config.ts';
 import { toModelError } from './model-errors.ts';
 import { readableAttempts } from './readable-attempts.ts';
@@ -25,7 +26,9 @@ const addUsage = (a: ModelUsage, b: ModelUsage): ModelUsage => ({
  * A {@link ModelPort} over any OpenAI-compatible endpoint through the `openai` SDK. The SDK times out each
  * attempt and retries 429, 5xx, connection errors and timeouts with exponential backoff (honouring
  * `retry-after`); what still fails becomes an `AgentError`. Structured answers are validated with zod and
- * repaired once; a second failure is `MODEL_UNPARSEABLE` with the raw text kept.
+ * repaired once; a second failure is `MODEL_UNPARSEABLE` with the raw text kept. Each call to the endpoint
+ * is metered (`request.meter`): its prompt estimated with a real tokenizer before it is made, its answer
+ * capped (`max_tokens`), and what it spent reported after, failed calls included.
  */
 export class OpenAiModel implements ModelPort {
   readonly offline = false;
@@ -80,19 +83,51 @@ export class OpenAiModel implements ModelPort {
     return this.config.agentModels?.[request.agent] ?? this.config.model;
   }
 
+  /**
+   * One call to the endpoint, metered: reserved before (refused with `BUDGET_EXHAUSTED`, no call made),
+   * settled after with the endpoint's usage — or, when the call failed or the endpoint reported none, the
+   * prompt's estimate and the tokens of what was streamed.
+   */
   private async complete(
     request: ChatRequest,
     messages: ChatMessage[],
     format: ResponseFormat | undefined,
   ): Promise<ChatResult> {
+    const schema = format?.type === 'json_schema' ? JSON.stringify(format.json_schema.schema ?? {}) : '';
+    const meter = request.meter;
+    const estimate = meter ? await estimatePromptTokens(messages, schema) : 0;
+    const call = meter ? await meter.open(estimate) : null;
+    const streamed = { text: '' };
+    let reported: ModelUsage | null = null;
+    try {
+      const result = await this.send(request, messages, format, call?.maxTokens ?? null, streamed);
+      reported = result.usage;
+      return result;
+    } finally {
+      if (call) {
+        const answer = reported?.completionTokens || (await estimateTextTokens(streamed.text));
+        await call.close({ promptTokens: reported?.promptTokens || estimate, completionTokens: answer });
+      }
+    }
+  }
+
+  private async send(
+    request: ChatRequest,
+    messages: ChatMessage[],
+    format: ResponseFormat | undefined,
+    maxTokens: number | null,
+    streamed: { text: string },
+  ): Promise<ChatResult> {
     const model = this.modelFor(request);
+    const cap = maxTokens === null ? {} : { [this.config.maxTokensField ?? 'max_tokens']: maxTokens };
     try {
       if (!request.onToken) {
         const completion = await this.client.chat.completions.create(
-          { model, messages, response_format: format },
+          { model, messages, response_format: format, ...cap },
           { signal: request.signal },
         );
         const text = completion.choices[0]?.message.content ?? '';
+        streamed.text = text;
         return {
           text,
           model: completion.model || model,
@@ -120,18 +155,17 @@ export class OpenAiModel implements ModelPort {
           stall.abort();
         }, idleMs);
       };
-      let text = '';
       let usage: ModelUsage = { promptTokens: 0, completionTokens: 0 };
       try {
         const stream = await this.client.chat.completions.create(
-          { model, messages, response_format: format, stream: true, stream_options: { include_usage: true } },
+          { model, messages, response_format: format, stream: true, stream_options: { include_usage: true }, ...cap },
           { signal: stall.signal },
         );
         for await (const part of stream) {
           rearm();
           const piece = part.choices[0]?.delta?.content;
           if (piece) {
-            text += piece;
+            streamed.text += piece;
             request.onToken(piece);
           }
           if (part.usage)
@@ -143,7 +177,7 @@ export class OpenAiModel implements ModelPort {
         if (stalled && !request.signal?.aborted) {
           throw new AgentError('MODEL_TIMEOUT', `the model stopped streaming for ${idleMs} ms`, {
             cause: error,
-            raw: text,
+            raw: streamed.text,
           });
         }
         if (request.signal?.aborted) throw new AgentError('CANCELLED', 'model call cancelled', { cause: error });
@@ -152,7 +186,7 @@ export class OpenAiModel implements ModelPort {
         clearTimeout(timer);
         request.signal?.removeEventListener('abort', abortOnCaller);
       }
-      return { text, model, usage };
+      return { text: streamed.text, model, usage };
     } catch (error) {
       throw toModelError(error, request.signal);
     }

@@ -52,6 +52,7 @@ export function readableStream(fields: ReadableFields, emit: (text: string) => v
     try {
       value = parse(raw.slice(start), Allow.ALL);
     } catch {
+      // Not readable yet (partial JSON can be momentarily malformed): wait for the next piece.
       return;
     }
     const text = readableText(value, fields);

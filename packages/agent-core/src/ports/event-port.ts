@@ -1,10 +1,11 @@
+import type { AgentGraph, QuestionKind } from '../domain/enums.ts';
 import type { AgentErrorCode } from '../errors/agent-error.ts';
 import type { ModelUsage } from './model-port.ts';
 
 /** Which run an event belongs to. */
 export interface RunRef {
   runId: string;
-  /** The graph running: `understand-problem`, `process-node`. */
+  /** The graph running: one of {@link AgentGraph}'s values. */
   graph: string;
   /** The thinking-map node the run works on, when it has one. */
   nodeId?: string;
@@ -13,8 +14,8 @@ export interface RunRef {
 /** A question the run waits on. `requestId` is what the person's reply must quote. */
 export interface AgentQuestion {
   requestId: string;
-  /** `confirm-understanding`, `review-decomposition`, `review-conclusion`, `clarify`, `override-intent`. */
-  kind: string;
+  /** What kind of answer the run waits for. */
+  kind: QuestionKind;
   question: string;
   /** Why the agent asks, and what it has so far (proposal, draft), for the UI to render. */
   context: Record<string, unknown>;

@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import type { Language } from '../domain/enums.ts';
 import type { ReadableFields } from '../model/readable-stream.ts';
 
-/** The agents that call a model; used for per-agent model overrides and by the offline model. */
-export type AgentName = 'understand' | 'intent' | 'strategy' | 'decompose' | 'conclude' | 'clarify' | 'explore';
+/** The agents that call a model; used for per-agent model overrides (`MODEL_<AGENT>`) and by the offline model. */
+export const AGENT_NAMES = ['understand', 'intent', 'strategy', 'decompose', 'conclude', 'clarify', 'explore'] as const;
+/** One of {@link AGENT_NAMES}. */
+export type AgentName = (typeof AGENT_NAMES)[number];
 
 /** One chat message sent to a model. */
 export interface ChatMessage {
@@ -32,6 +34,30 @@ export interface OfflineHint {
   concludedChildCount?: number;
   /** The person's latest reply or feedback, when the call answers one. */
   reply?: string;
+  /**
+   * Problem understanding: what to restate — the title, problem, goal and constraints the person gave, or
+   * the previous restatement when `reply` corrects it. Empty fields are filled in, given ones kept.
+   */
+  understanding?: { title: string; problem: string; goal: string; constraints: string[] };
+}
+
+/** One metered call to a model endpoint, opened by {@link CallMeter.open}. */
+export interface MeteredCall {
+  /** The most tokens the answer may take (sent as `max_tokens`); null for no cap. */
+  readonly maxTokens: number | null;
+  /** After the call, with what it spent: the endpoint's usage, or estimates when it failed or said nothing. */
+  close(usage: ModelUsage): Promise<void>;
+}
+
+/**
+ * What a model implementation asks around each call it makes to its endpoint (each attempt of a structured
+ * answer, the repair included): `open` before it, with the prompt's estimate from a real tokenizer, which
+ * caps the answer or refuses the call (`BUDGET_EXHAUSTED`: the call is not made); `close` after, also when the
+ * call failed, so what failed calls spent counts too. `MeteredModel` sets it; a model that calls no endpoint
+ * (the offline model) ignores it.
+ */
+export interface CallMeter {
+  open(promptTokens: number): Promise<MeteredCall>;
 }
 
 /** A chat call. */
@@ -42,6 +68,8 @@ export interface ChatRequest {
   onToken?: (text: string) => void;
   signal?: AbortSignal;
   offlineHint?: OfflineHint;
+  /** Meters each call to the endpoint against the map's token budget (see {@link CallMeter}). */
+  meter?: CallMeter;
 }
 
 /** A chat answer. */

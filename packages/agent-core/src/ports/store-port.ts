@@ -41,6 +41,8 @@ export interface ConversationTail {
   messages: MessageRecord[];
   /** How many messages the conversation holds in all. */
   total: number;
+  /** How many of them each role wrote (the person, the assistant, the system). */
+  byRole: Record<MessageRole, number>;
   /** When the first and the last message were written; null when empty. */
   firstAt: Date | null;
   lastAt: Date | null;
@@ -79,6 +81,8 @@ export interface PostMessageInput extends Idempotent {
 
 /** What problem understanding settles about a map. */
 export interface MapUnderstanding {
+  /** The map's title as confirmed (unchanged when not given). */
+  title?: string;
   problem: string;
   goal: string;
   constraints: string[];

@@ -1,13 +1,17 @@
-import { MemorySaver } from '@langchain/langgraph';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PortCheckpointSaver } from '../checkpoint/port-checkpoint-saver.ts';
+import { AgentError } from '../errors/agent-error.ts';
 import { createProcessNodeGraph } from '../graphs/process-node/graph.ts';
 import { createUnderstandProblemGraph } from '../graphs/understand-problem/graph.ts';
 import { MeteredModel } from '../model/metered-model.ts';
 import { OpenAiModel } from '../model/openai-model.ts';
+import { InMemoryCheckpointStore } from '../testing/in-memory-checkpoint-store.ts';
 import { InMemoryStore } from '../testing/in-memory-store.ts';
 import { type OpenAiServer, startOpenAiServer } from '../testing/openai-server.ts';
 import { RecordingEvents } from '../testing/recording-events.ts';
 import { driveRun, resumeWith } from './drive-run.ts';
+import { recoveryInput } from './recovery-input.ts';
 
 let server: OpenAiServer | undefined;
 afterEach(() => server?.close());
@@ -89,12 +93,12 @@ describe('driveRun against a real OpenAI-compatible HTTP endpoint', () => {
     expect(store.nodes.get(root.id)?.status).toBe('FAILED');
   });
 
-  it('should report a cancelled run as CANCELLED', async () => {
-    const { map, events, model, deps } = await setUp({ replies: [{ content: understood, delayMs: 2000 }] });
+  /** Drives the understand graph with a model call that never answers in time, aborting once it was asked. */
+  async function driveAborted(reason?: unknown) {
+    const { map, events, model, deps } = await setUp({ replies: [{ content: understood, delayMs: 10_000 }] });
     const graph = createUnderstandProblemGraph(deps, { checkpointer: new MemorySaver() });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const outcome = await driveRun(
+    const outcome = driveRun(
       graph,
       { mapId: map.id, problem: 'laptop?' },
       {
@@ -105,6 +109,60 @@ describe('driveRun against a real OpenAI-compatible HTTP endpoint', () => {
         signal: controller.signal,
       },
     );
+    await vi.waitFor(() => expect(server?.requests).toHaveLength(1));
+    controller.abort(reason);
+    return { outcome: await outcome, events };
+  }
+
+  it('should report a cancelled run as CANCELLED', async () => {
+    const { outcome, events } = await driveAborted();
     expect(outcome.status).toBe('CANCELLED');
+    expect(events.lines.at(-1)).toBe('run failed CANCELLED');
+  });
+
+  it('should end a drive its process released without ending the run: no RunFailed, the run resumes elsewhere', async () => {
+    const { outcome, events } = await driveAborted(new AgentError('RELEASED', 'lease lost'));
+    expect(outcome.status).toBe('RELEASED');
+    expect(events.lines.filter((line) => line.startsWith('run '))).toEqual([]);
+  });
+});
+
+describe('a run paused in one process and driven on in another (checkpoints stored only when a drive stops)', () => {
+  const run = { runId: 'r5', graph: 'understand-problem' };
+
+  async function pausedRun() {
+    const { store, map, events, model, deps } = await setUp({ replies: [{ content: understood }] });
+    const rows = new InMemoryCheckpointStore();
+    const graph = createUnderstandProblemGraph(deps, { checkpointer: new PortCheckpointSaver(rows) });
+    const options = { run, threadId: 't5', events, usage: () => model.usage };
+    const input = { mapId: map.id, problem: 'laptop?' };
+    const waiting = await driveRun(graph, input, options);
+    if (waiting.status !== 'WAITING') throw new Error(`expected WAITING, got ${waiting.status}`);
+    // A new process: a new graph over the same stored rows.
+    const restarted = createUnderstandProblemGraph(deps, { checkpointer: new PortCheckpointSaver(rows) });
+    return { store, rows, restarted, options, input, requestId: waiting.questions[0]!.requestId };
+  }
+
+  it('should store a single checkpoint for the drive that paused, and resume from it after a restart', async () => {
+    const { store, rows, restarted, options, requestId } = await pausedRun();
+    expect(rows.checkpoints).toHaveLength(1);
+    const done = await driveRun(restarted, resumeWith(requestId, { confirm: true }), options);
+    expect(done.status).toBe('COMPLETED');
+    expect([...store.nodes.values()].map((n) => n.question)).toEqual(['Pick a laptop for video editing']);
+  });
+
+  it('should replay a run whose resumed drive died with the reply it had already got', async () => {
+    const { store, restarted, options, input, requestId } = await pausedRun();
+    const replay = await recoveryInput(restarted, 't5', input, new Map([[requestId, { confirm: true }]]));
+    expect(replay).toBeInstanceOf(Command);
+    const done = await driveRun(restarted, replay, options);
+    expect(done.status).toBe('COMPLETED');
+    expect(store.nodes.size).toBe(1);
+  });
+
+  it('should go on from the pause when no reply came, and start from the input when nothing was stored', async () => {
+    const { restarted, input } = await pausedRun();
+    expect(await recoveryInput(restarted, 't5', input, new Map())).toBeNull();
+    expect(await recoveryInput(restarted, 'never-driven', input, new Map())).toBe(input);
   });
 });

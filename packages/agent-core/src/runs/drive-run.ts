@@ -5,16 +5,29 @@ import type { ModelUsage } from '../ports/model-port.ts';
 import type { StorePort } from '../ports/store-port.ts';
 import { detached } from './detached-context.ts';
 
-/** How a run step ended: waiting for the person, completed, failed, or cancelled. */
+/**
+ * How a run step ended: waiting for the person, completed, failed, cancelled, or released (the drive was
+ * aborted with an `AgentError('RELEASED')` reason: the run itself goes on from its last checkpoint).
+ */
 export type RunOutcome =
   | { status: 'WAITING'; questions: AgentQuestion[] }
   | { status: 'COMPLETED'; output: Record<string, unknown> }
   | { status: 'FAILED'; code: string; reason: string; raw?: string }
-  | { status: 'CANCELLED' };
+  | { status: 'CANCELLED' }
+  | { status: 'RELEASED' };
+
+/**
+ * When LangGraph stores checkpoints during a drive: `'exit'` only when the graph stops (a question for the
+ * person, the end, a failure); `'async'` / `'sync'` after every super-step as well.
+ */
+export type Durability = 'exit' | 'async' | 'sync';
 
 /** The part of a compiled graph `driveRun` uses. */
 export interface InvokableGraph {
-  invoke(input: unknown, config: { configurable: Record<string, unknown>; signal?: AbortSignal }): Promise<unknown>;
+  invoke(
+    input: unknown,
+    config: { configurable: Record<string, unknown>; signal?: AbortSignal; durability?: Durability },
+  ): Promise<unknown>;
 }
 
 /** Options of {@link driveRun}. */
@@ -28,6 +41,13 @@ export interface DriveRunOptions {
   signal?: AbortSignal;
   /** When given with `run.nodeId`, a failed run marks the node FAILED with its reason. */
   store?: StorePort;
+  /**
+   * Default `'exit'`: a drive stores one checkpoint when it stops, not one per step. A paused run resumes
+   * from it exactly as before; a process that dies mid-drive leaves the run at its previous pause (or its
+   * input), and {@link recoveryInput} replays it from there with the replies the person already gave —
+   * every write a step makes carries an idempotency key, so replaying writes nothing twice.
+   */
+  durability?: Durability;
 }
 
 /**
@@ -39,7 +59,11 @@ export async function driveRun(graph: InvokableGraph, input: unknown, options: D
   const { run, events } = options;
   try {
     const result = await detached(() =>
-      graph.invoke(input, { configurable: { thread_id: options.threadId, run_id: run.runId }, signal: options.signal }),
+      graph.invoke(input, {
+        configurable: { thread_id: options.threadId, run_id: run.runId },
+        signal: options.signal,
+        durability: options.durability ?? 'exit',
+      }),
     );
     if (isInterrupted<Omit<AgentQuestion, 'requestId'>>(result)) {
       return {
@@ -52,6 +76,8 @@ export async function driveRun(graph: InvokableGraph, input: unknown, options: D
     return { status: 'COMPLETED', output };
   } catch (error) {
     if (options.signal?.aborted) {
+      // Given up by this process, not ended: no event, the node keeps its status for whoever resumes it.
+      if (isAgentError(options.signal.reason, 'RELEASED')) return { status: 'RELEASED' };
       events.runFailed(run, { code: 'CANCELLED', reason: 'the run was cancelled' });
       return { status: 'CANCELLED' };
     }
@@ -59,6 +85,7 @@ export async function driveRun(graph: InvokableGraph, input: unknown, options: D
       ? { code: error.code, reason: error.message, ...(error.raw === undefined ? {} : { raw: error.raw }) }
       : { code: 'INTERNAL' as const, reason: error instanceof Error ? error.message : String(error) };
     events.runFailed(run, failure);
+    // The failure is the outcome and RunFailed carries it; a node that could not be marked keeps its status.
     if (options.store && run.nodeId)
       await options.store.setNodeStatus(run.nodeId, 'FAILED', failure.reason).catch(() => undefined);
     return { status: 'FAILED', ...failure };

@@ -1,4 +1,5 @@
-import { findCycle } from '@thinkingmap/map-graph';
+import { byPosition, childrenByParent, depthOf, findCycle } from '@thinkingmap/map-graph';
+import { countByRole } from '../conversation/count-by-role.ts';
 import type { DecompositionStrategy, NodeIntent, NodeStatus } from '../domain/enums.ts';
 import type { ContextItemRecord, DependencyRecord, MapRecord, MessageRecord, NodeRecord } from '../domain/records.ts';
 import { AgentError } from '../errors/agent-error.ts';
@@ -62,7 +63,7 @@ export class InMemoryStore implements StorePort {
     return {
       map: await this.readMap(node.mapId),
       node: { ...node },
-      depth: this.depthOf(node),
+      depth: depthOf([...this.nodes.values()], node.id),
       parent: node.parentId ? { ...this.node(node.parentId) } : null,
       dependencies: this.dependencies.filter((d) => d.nodeId === nodeId).map((d) => ({ ...this.node(d.dependsOnId) })),
       children,
@@ -80,6 +81,7 @@ export class InMemoryStore implements StorePort {
     return {
       messages: all.slice(-limit),
       total: all.length,
+      byRole: countByRole(all.map((m) => m.role)),
       firstAt: all[0]?.createdAt ?? null,
       lastAt: all.at(-1)?.createdAt ?? null,
     };
@@ -191,14 +193,7 @@ export class InMemoryStore implements StorePort {
 
   /** Children of a node in sibling order (copies). */
   childrenOf(nodeId: string): NodeRecord[] {
-    return [...this.nodes.values()]
-      .filter((n) => n.parentId === nodeId)
-      .sort((a, b) => a.position - b.position)
-      .map((n) => ({ ...n }));
-  }
-
-  private depthOf(node: NodeRecord): number {
-    return node.parentId ? 1 + this.depthOf(this.node(node.parentId)) : 0;
+    return (childrenByParent([...this.nodes.values()], byPosition).get(nodeId) ?? []).map((n) => ({ ...n }));
   }
 
   private node(nodeId: string): NodeRecord {

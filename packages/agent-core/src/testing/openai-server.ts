@@ -10,6 +10,9 @@ export type ScriptedReply =
       chunkSize?: number;
       /** When streaming: send this many characters, then go silent and never finish (a stalled stream). */
       stallAfterChars?: number;
+      /** When streaming: send this many characters, then wait for `resume` before sending the rest. */
+      pauseAfterChars?: number;
+      resume?: Promise<unknown>;
       usage?: { promptTokens: number; completionTokens: number };
     }
   /** Answers an HTTP error (429, 500, 503, …) with an OpenAI-style error body. */
@@ -52,9 +55,38 @@ export interface OpenAiServer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function estimateTokens(request: RecordedRequest): number {
-  const text = (request.body.messages ?? []).map((m) => m.content).join(' ');
-  return Math.max(1, Math.ceil(text.length / 4));
+type Encoding = typeof import('gpt-tokenizer/encoding/o200k_base');
+let encoding: Promise<Encoding> | undefined;
+const tokenizer = () => {
+  encoding ??= import('gpt-tokenizer/encoding/o200k_base');
+  return encoding;
+};
+
+/** The answer's cap the request asked for (`max_tokens` or `max_completion_tokens`), if any. */
+function capOf(request: RecordedRequest): number | null {
+  const cap = request.body.max_completion_tokens ?? request.body.max_tokens;
+  return typeof cap === 'number' ? cap : null;
+}
+
+/**
+ * What a real endpoint would answer and bill: the prompt's tokens (the chat messages, counted like OpenAI
+ * does), and the reply cut to the request's cap (`finish_reason: 'length'`) with its tokens.
+ */
+async function meterReply(request: RecordedRequest, content: string) {
+  const { encodeChat, encode, decode } = await tokenizer();
+  const messages = (request.body.messages ?? []).map((m) => ({
+    role: m.role as 'system' | 'user' | 'assistant',
+    content: m.content,
+  }));
+  const tokens = encode(content);
+  const cap = capOf(request);
+  const cut = cap !== null && tokens.length > cap;
+  return {
+    promptTokens: encodeChat(messages, 'gpt-4o').length,
+    completionTokens: cut ? cap : tokens.length,
+    content: cut ? decode(tokens.slice(0, cap)) : content,
+    finish: cut ? 'length' : 'stop',
+  };
 }
 
 function chunk(id: string, model: string, delta: Record<string, unknown>, finish: string | null): string {
@@ -90,9 +122,11 @@ async function answer(request: RecordedRequest, reply: ScriptedReply, res: Serve
   }
   const model = request.body.model ?? 'scripted';
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+  const metered = await meterReply(request, reply.content);
+  const content = metered.content;
   const usage = {
-    prompt_tokens: reply.usage?.promptTokens ?? estimateTokens(request),
-    completion_tokens: reply.usage?.completionTokens ?? Math.max(1, Math.ceil(reply.content.length / 4)),
+    prompt_tokens: reply.usage?.promptTokens ?? metered.promptTokens,
+    completion_tokens: reply.usage?.completionTokens ?? metered.completionTokens,
   };
   const usageBody = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
   if (request.body.stream !== true) {
@@ -104,8 +138,8 @@ async function answer(request: RecordedRequest, reply: ScriptedReply, res: Serve
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: reply.content, refusal: null },
-          finish_reason: 'stop',
+          message: { role: 'assistant', content, refusal: null },
+          finish_reason: metered.finish,
           logprobs: null,
         },
       ],
@@ -117,12 +151,16 @@ async function answer(request: RecordedRequest, reply: ScriptedReply, res: Serve
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(chunk(id, model, { role: 'assistant', content: '' }, null));
   const size = reply.chunkSize ?? 8;
-  const until = reply.stallAfterChars ?? reply.content.length;
-  for (let at = 0; at < until; at += size)
-    res.write(chunk(id, model, { content: reply.content.slice(at, Math.min(at + size, until)) }, null));
+  const until = reply.stallAfterChars ?? content.length;
+  for (let at = 0; at < until; at += size) {
+    if (reply.pauseAfterChars !== undefined && at >= reply.pauseAfterChars && at - size < reply.pauseAfterChars)
+      await reply.resume;
+    if (res.destroyed) return;
+    res.write(chunk(id, model, { content: content.slice(at, Math.min(at + size, until)) }, null));
+  }
   if (reply.stallAfterChars !== undefined) return; // silent until the client gives up
 
-  res.write(chunk(id, model, {}, 'stop'));
+  res.write(chunk(id, model, {}, metered.finish));
   const options = request.body.stream_options as { include_usage?: boolean } | undefined;
   if (options?.include_usage)
     res.write(
@@ -134,6 +172,8 @@ async function answer(request: RecordedRequest, reply: ScriptedReply, res: Serve
 /**
  * Starts a real OpenAI-compatible HTTP server on 127.0.0.1 (a free port) that answers
  * `POST /v1/chat/completions`, streaming (SSE) and not, with scripted replies, errors, delays and garbage.
+ * Like a real endpoint it reports usage counted with a real tokenizer and honours an answer's cap
+ * (`max_tokens` / `max_completion_tokens`), cutting the reply there.
  * Tests point the real `openai` SDK at `baseURL`, so the HTTP, streaming and parsing paths run for real.
  */
 export async function startOpenAiServer(options: OpenAiServerOptions = {}): Promise<OpenAiServer> {
@@ -160,6 +200,7 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       const request: RecordedRequest = { path, headers: req.headers, body };
       requests.push(request);
       const reply = queue.shift() ?? options.respond?.(request) ?? { status: 500, message: 'no scripted reply left' };
+      // A client that hung up mid-answer (an aborted request): drop the socket, the test looks at the client.
       answer(request, reply, res).catch(() => res.destroy());
     });
   });

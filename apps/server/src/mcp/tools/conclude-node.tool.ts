@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ConclusionKind } from '@thinkingmap/db';
 import { z } from 'zod';
 import { setConclusion } from '../../commands/conclusion-commands.ts';
 import type { McpContext } from '../mcp-context.ts';
@@ -17,7 +18,7 @@ export function registerConcludeNodeTool(server: McpServer, ctx: McpContext): vo
       inputSchema: {
         nodeId: z.string(),
         conclusion: z.string(),
-        kind: z.string().optional().describe('ANALYTICAL | CREATIVE | DECISION | LEARNING'),
+        kind: z.enum(ConclusionKind).optional(),
       },
     },
     (input) =>

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Language } from '@thinkingmap/db';
 import { z } from 'zod';
 import { createMap } from '../../commands/map-commands.ts';
 import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
@@ -14,7 +15,7 @@ export function registerCreateMapTool(server: McpServer, ctx: McpContext): void 
       description:
         'Creates a thinking map for a problem and starts the problem-understanding agent, which restates the ' +
         'problem and asks you to confirm it (a `confirm-understanding` question: answer with reply_to_agent). ' +
-        'Once confirmed, the map has its root node. The language (zh/en) is detected unless given.',
+        'Once confirmed, the map has its root node. The language is detected unless given.',
       inputSchema: {
         problem: z
           .string()
@@ -23,7 +24,7 @@ export function registerCreateMapTool(server: McpServer, ctx: McpContext): void 
         title: z.string().optional().describe('Taken from the first line of the problem when omitted'),
         goal: z.string().optional(),
         constraints: z.array(z.string()).optional(),
-        language: z.string().optional().describe('`zh` or `en`; detected when omitted'),
+        language: z.enum(Language).optional().describe('Detected from the problem when omitted'),
         understand: z.boolean().optional().describe('Start problem understanding (default true)'),
         waitSeconds: waitSecondsArg(15),
       },

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { renderMapMarkdown } from '@thinkingmap/map-markdown';
 import { z } from 'zod';
-import { renderMapMarkdown } from '../map-markdown.ts';
 import { loadMapSnapshot, loadViewerMap } from '../map-snapshot.ts';
 import type { McpContext } from '../mcp-context.ts';
 import { runTool, toolResult } from '../tool-result.ts';

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ConclusionKind, DecompositionStrategy, NodeIntent } from '@thinkingmap/db';
 import { z } from 'zod';
 import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
@@ -17,9 +18,9 @@ export function registerProcessNodeTool(server: McpServer, ctx: McpContext): voi
         'or conclusionKind. Refused with CONFLICT while the node already has a run.',
       inputSchema: {
         nodeId: z.string(),
-        intent: z.string().optional().describe('DECOMPOSE | CONCLUDE | EXPLORE | CLARIFY'),
-        strategy: z.string().optional().describe('SEQUENTIAL | PARALLEL | HIERARCHICAL | EXPLORATORY'),
-        conclusionKind: z.string().optional().describe('ANALYTICAL | CREATIVE | DECISION | LEARNING'),
+        intent: z.enum(NodeIntent).optional().describe('What to do with the node, instead of letting the agent choose'),
+        strategy: z.enum(DecompositionStrategy).optional().describe('How to split the node, when it is decomposed'),
+        conclusionKind: z.enum(ConclusionKind).optional().describe('The kind of conclusion to draft'),
         waitSeconds: waitSecondsArg(15),
       },
     },

@@ -1,17 +1,18 @@
 import { addContextItem } from '../../commands/conversation-commands.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ContextItemRef } from '../types/dependency.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 builder.mutationField('addContextItem', (t) =>
-  t.prismaField({
-    type: 'ContextItem',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: ContextItemRef,
+    errors: { types: ACCESS_ERRORS },
     args: {
       nodeId: t.arg.id({ required: true }),
       content: t.arg.string({ required: true }),
       title: t.arg.string(),
     },
-    resolve: (_query, _root, args, ctx) =>
+    resolve: (_root, args, ctx) =>
       addContextItem(ctx.commands, { nodeId: String(args.nodeId), content: args.content, title: args.title ?? '' }),
   }),
 );

@@ -1,15 +1,16 @@
 import { addDependency } from '../../commands/dependency-commands.ts';
 import { CycleError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { DependencyRef } from '../types/dependency.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 builder.mutationField('addDependency', (t) =>
-  t.prismaField({
-    type: 'Dependency',
+  t.field({
+    type: DependencyRef,
     description: '`nodeId` will wait for `dependsOnId`. Refuses self, other maps, ancestors and cycles.',
-    errors: { types: [...CHANGE_ERRORS, CycleError] },
+    errors: { types: [...ACCESS_ERRORS, CycleError] },
     args: { nodeId: t.arg.id({ required: true }), dependsOnId: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) =>
+    resolve: (_root, args, ctx) =>
       addDependency(ctx.commands, { nodeId: String(args.nodeId), dependsOnId: String(args.dependsOnId) }),
   }),
 );

@@ -1,12 +1,13 @@
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { AgentRunRef } from '../types/run.type.ts';
 
 builder.mutationField('cancelRun', (t) =>
-  t.prismaField({
-    type: 'AgentRun',
+  t.field({
+    type: AgentRunRef,
     description: 'Cancels a running or waiting run. Its node becomes READY and can be processed again.',
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: ACCESS_ERRORS },
     args: { runId: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => ctx.runs.cancel(ctx.commands, String(args.runId)),
+    resolve: (_root, args, ctx) => ctx.runs.cancel(ctx.commands, String(args.runId)),
   }),
 );

@@ -1,7 +1,7 @@
 import { clearConversation } from '../../commands/conversation-commands.ts';
 import { builder } from '../builder.ts';
 import { ConversationKindEnum } from '../types/enums.type.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 const ClearedRef = builder.objectRef<{ clearedCount: number }>('ClearedConversation').implement({
   fields: (t) => ({ clearedCount: t.exposeInt('clearedCount') }),
@@ -11,7 +11,7 @@ builder.mutationField('clearConversation', (t) =>
   t.field({
     type: ClearedRef,
     description: 'Hides the messages of a conversation; they are kept, marked deleted.',
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: ACCESS_ERRORS },
     args: {
       nodeId: t.arg.id({ required: true }),
       conversation: t.arg({ type: ConversationKindEnum, required: true }),

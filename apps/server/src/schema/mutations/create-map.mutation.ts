@@ -1,7 +1,8 @@
 import { createMap } from '../../commands/map-commands.ts';
+import { ForbiddenError, ValidationError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
 import { LanguageEnum, MapModeEnum } from '../types/enums.type.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { MapRef } from '../types/map.type.ts';
 
 const CreateMapInput = builder.inputType('CreateMapInput', {
   fields: (t) => ({
@@ -18,11 +19,12 @@ const CreateMapInput = builder.inputType('CreateMapInput', {
 });
 
 builder.mutationField('createMap', (t) =>
-  t.prismaField({
-    type: 'Map',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: MapRef,
+    // A new map has no version, owner or busy node to conflict with: only its input, or a read-only token, is refused.
+    errors: { types: [ValidationError, ForbiddenError] },
     args: { input: t.arg({ type: CreateMapInput, required: true }) },
-    resolve: async (_query, _root, { input }, ctx) => {
+    resolve: async (_root, { input }, ctx) => {
       const { understand, ...fields } = input;
       const map = await createMap(ctx.commands, fields);
       if (map.problem && understand !== false) await ctx.runs.understandProblem(ctx.commands, map.id);

@@ -1,6 +1,7 @@
 import { createNode } from '../../commands/node-commands.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { NodeRef } from '../types/node.type.ts';
 
 const CreateNodeInput = builder.inputType('CreateNodeInput', {
   fields: (t) => ({
@@ -14,10 +15,10 @@ const CreateNodeInput = builder.inputType('CreateNodeInput', {
 });
 
 builder.mutationField('createNode', (t) =>
-  t.prismaField({
-    type: 'Node',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: NodeRef,
+    errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: CreateNodeInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => createNode(ctx.commands, input),
+    resolve: (_root, { input }, ctx) => createNode(ctx.commands, input),
   }),
 );

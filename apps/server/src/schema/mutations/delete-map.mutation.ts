@@ -1,6 +1,6 @@
 import { deleteMap } from '../../commands/map-commands.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 const DeletedMapRef = builder.objectRef<{ id: string }>('DeletedMap').implement({
   fields: (t) => ({ id: t.exposeID('id') }),
@@ -9,7 +9,7 @@ const DeletedMapRef = builder.objectRef<{ id: string }>('DeletedMap').implement(
 builder.mutationField('deleteMap', (t) =>
   t.field({
     type: DeletedMapRef,
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: ACCESS_ERRORS },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteMap(ctx.commands, { id: String(args.id) }),
   }),

@@ -1,6 +1,6 @@
 import { deleteNode } from '../../commands/tree-commands.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 const DeletedNodesRef = builder.objectRef<{ nodeIds: string[]; dependencyIds: string[] }>('DeletedNodes').implement({
   fields: (t) => ({
@@ -12,7 +12,7 @@ const DeletedNodesRef = builder.objectRef<{ nodeIds: string[]; dependencyIds: st
 builder.mutationField('deleteNode', (t) =>
   t.field({
     type: DeletedNodesRef,
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: ACCESS_ERRORS },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteNode(ctx.commands, { id: String(args.id) }),
   }),

@@ -1,6 +1,7 @@
 import { moveNode } from '../../commands/tree-commands.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { NodeRef } from '../types/node.type.ts';
 
 const MoveNodeInput = builder.inputType('MoveNodeInput', {
   fields: (t) => ({
@@ -11,10 +12,10 @@ const MoveNodeInput = builder.inputType('MoveNodeInput', {
 });
 
 builder.mutationField('moveNode', (t) =>
-  t.prismaField({
-    type: 'Node',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: NodeRef,
+    errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: MoveNodeInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => moveNode(ctx.commands, input),
+    resolve: (_root, { input }, ctx) => moveNode(ctx.commands, input),
   }),
 );

@@ -1,7 +1,8 @@
 import { postMessage } from '../../commands/conversation-commands.ts';
 import { builder } from '../builder.ts';
+import { MessageRef } from '../types/conversation.type.ts';
 import { ConversationKindEnum } from '../types/enums.type.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 const PostMessageInput = builder.inputType('PostMessageInput', {
   fields: (t) => ({
@@ -13,11 +14,11 @@ const PostMessageInput = builder.inputType('PostMessageInput', {
 });
 
 builder.mutationField('postMessage', (t) =>
-  t.prismaField({
-    type: 'Message',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: MessageRef,
+    errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: PostMessageInput, required: true }) },
     // People post as USER; agents post through the command layer with their own role.
-    resolve: (_query, _root, { input }, ctx) => postMessage(ctx.commands, { ...input, role: 'USER', kind: 'TEXT' }),
+    resolve: (_root, { input }, ctx) => postMessage(ctx.commands, { ...input, role: 'USER', kind: 'TEXT' }),
   }),
 );

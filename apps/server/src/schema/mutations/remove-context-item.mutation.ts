@@ -1,12 +1,13 @@
 import { removeContextItem } from '../../commands/conversation-commands.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ContextItemRef } from '../types/dependency.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
 
 builder.mutationField('removeContextItem', (t) =>
-  t.prismaField({
-    type: 'ContextItem',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: ContextItemRef,
+    errors: { types: ACCESS_ERRORS },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => removeContextItem(ctx.commands, { id: String(args.id) }),
+    resolve: (_root, args, ctx) => removeContextItem(ctx.commands, { id: String(args.id) }),
   }),
 );

@@ -1,5 +1,6 @@
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { AgentRunRef } from '../types/run.type.ts';
 
 const ReplyToAgentInput = builder.inputType('ReplyToAgentInput', {
   fields: (t) => ({
@@ -16,12 +17,12 @@ const ReplyToAgentInput = builder.inputType('ReplyToAgentInput', {
 });
 
 builder.mutationField('replyToAgent', (t) =>
-  t.prismaField({
-    type: 'AgentRun',
+  t.field({
+    type: AgentRunRef,
     description: 'Answers a waiting question; its run resumes where it paused.',
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: ReplyToAgentInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) =>
+    resolve: (_root, { input }, ctx) =>
       ctx.runs.reply(ctx.commands, String(input.requestId), {
         accept: input.accept,
         text: input.text,

@@ -1,6 +1,7 @@
 import { builder } from '../builder.ts';
 import { DecompositionStrategyEnum } from '../types/enums.type.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { AgentRunRef } from '../types/run.type.ts';
 
 const SubQuestionInput = builder.inputType('SubQuestionInput', {
   fields: (t) => ({
@@ -25,12 +26,12 @@ const ReviewDecompositionInput = builder.inputType('ReviewDecompositionInput', {
 });
 
 builder.mutationField('reviewDecomposition', (t) =>
-  t.prismaField({
-    type: 'AgentRun',
+  t.field({
+    type: AgentRunRef,
     description: 'Approves, edits or rejects proposed sub-questions. No node exists before approval.',
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: ReviewDecompositionInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => {
+    resolve: (_root, { input }, ctx) => {
       const reply = input.accept
         ? {
             action: 'approve',

@@ -1,7 +1,9 @@
 import { setConclusion } from '../../commands/conclusion-commands.ts';
+import { VersionConflictError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
 import { ConclusionKindEnum } from '../types/enums.type.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { NodeRef } from '../types/node.type.ts';
 
 const SetConclusionInput = builder.inputType('SetConclusionInput', {
   fields: (t) => ({
@@ -13,11 +15,11 @@ const SetConclusionInput = builder.inputType('SetConclusionInput', {
 });
 
 builder.mutationField('setConclusion', (t) =>
-  t.prismaField({
-    type: 'Node',
+  t.field({
+    type: NodeRef,
     description: 'Concludes a node (completes it) and releases the nodes that wait for it.',
-    errors: { types: CHANGE_ERRORS },
+    errors: { types: [...ACCESS_ERRORS, VersionConflictError] },
     args: { input: t.arg({ type: SetConclusionInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => setConclusion(ctx.commands, input),
+    resolve: (_root, { input }, ctx) => setConclusion(ctx.commands, input),
   }),
 );

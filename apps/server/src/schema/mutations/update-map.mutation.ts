@@ -1,7 +1,9 @@
 import { updateMap } from '../../commands/map-commands.ts';
+import { VersionConflictError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
 import { LanguageEnum, MapModeEnum, MapStatusEnum } from '../types/enums.type.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { MapRef } from '../types/map.type.ts';
 
 const UpdateMapInput = builder.inputType('UpdateMapInput', {
   fields: (t) => ({
@@ -23,10 +25,10 @@ const UpdateMapInput = builder.inputType('UpdateMapInput', {
 });
 
 builder.mutationField('updateMap', (t) =>
-  t.prismaField({
-    type: 'Map',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: MapRef,
+    errors: { types: [...ACCESS_ERRORS, VersionConflictError] },
     args: { input: t.arg({ type: UpdateMapInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => updateMap(ctx.commands, input),
+    resolve: (_root, { input }, ctx) => updateMap(ctx.commands, input),
   }),
 );

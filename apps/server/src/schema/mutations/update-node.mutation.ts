@@ -1,6 +1,8 @@
 import { updateNode } from '../../commands/node-commands.ts';
+import { VersionConflictError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
-import { CHANGE_ERRORS } from '../types/errors.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { NodeRef } from '../types/node.type.ts';
 
 const UpdateNodeInput = builder.inputType('UpdateNodeInput', {
   fields: (t) => ({
@@ -13,10 +15,10 @@ const UpdateNodeInput = builder.inputType('UpdateNodeInput', {
 });
 
 builder.mutationField('updateNode', (t) =>
-  t.prismaField({
-    type: 'Node',
-    errors: { types: CHANGE_ERRORS },
+  t.field({
+    type: NodeRef,
+    errors: { types: [...ACCESS_ERRORS, VersionConflictError] },
     args: { input: t.arg({ type: UpdateNodeInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => updateNode(ctx.commands, input),
+    resolve: (_root, { input }, ctx) => updateNode(ctx.commands, input),
   }),
 );

@@ -1,3 +1,4 @@
+import { threadOf } from '@thinkingmap/agent-core';
 import { assertRowAccess, parseId } from '../access.ts';
 import { builder } from '../builder.ts';
 import { inOrder } from '../in-order.ts';
@@ -17,7 +18,7 @@ builder.prismaObject('Conversation', {
   }),
 });
 
-builder.prismaObject('Message', {
+export const MessageRef = builder.prismaObject('Message', {
   fields: (t) => ({
     id: t.exposeID('id'),
     conversationId: t.exposeID('conversationId'),
@@ -38,7 +39,7 @@ const ThreadRef = builder.objectRef<{ messageIds: string[] }>('MessageThread').i
       type: ['Message'],
       description: 'From the start of the thread to the message asked for.',
       resolve: async (query, thread, _args, ctx) => {
-        const rows = await ctx.db.prisma.message.findMany({ ...query, where: { id: { in: thread.messageIds } } });
+        const rows = await ctx.db.read.message.findMany({ ...query, where: { id: { in: thread.messageIds } } });
         return inOrder(rows, thread.messageIds);
       },
     }),
@@ -55,26 +56,15 @@ builder.queryField('messageThread', (t) =>
       const id = parseId('messageId', args.messageId);
       const message = await assertRowAccess(
         ctx,
-        await ctx.db.prisma.message.findUnique({ where: { id } }),
+        await ctx.db.read.message.findUnique({ where: { id } }),
         'Message',
         id,
       );
-      const all = await ctx.db.prisma.message.findMany({
+      const all = await ctx.db.read.message.findMany({
         where: { conversationId: message.conversationId },
         select: { id: true, parentId: true },
       });
-      const parentOf = new Map(all.map((m) => [m.id, m.parentId]));
-      const chain: string[] = [];
-      const seen = new Set<string>();
-      for (
-        let current: string | null | undefined = id;
-        current && !seen.has(current);
-        current = parentOf.get(current)
-      ) {
-        seen.add(current);
-        chain.push(current);
-      }
-      return { messageIds: chain.reverse() };
+      return { messageIds: threadOf(all, id).map((m) => m.id) };
     },
   }),
 );

@@ -13,7 +13,7 @@ export const DependencyRef = builder.prismaObject('Dependency', {
   }),
 });
 
-builder.prismaObject('ContextItem', {
+export const ContextItemRef = builder.prismaObject('ContextItem', {
   description: 'Context the person added to a node for agents to consider.',
   fields: (t) => ({
     id: t.exposeID('id'),

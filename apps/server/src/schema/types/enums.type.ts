@@ -1,26 +1,42 @@
+import {
+  ConclusionKind,
+  ConversationKind,
+  DecompositionStrategy,
+  DivergentRole,
+  Language,
+  MapMode,
+  MapStatus,
+  MessageKind,
+  MessageRole,
+  NodeIntent,
+  NodeStatus,
+  NodeType,
+  QuestionStatus,
+  RunStatus,
+  StaleReason,
+  TokenScope,
+} from '@thinkingmap/db';
 import { builder } from '../builder.ts';
 
-export const MapModeEnum = builder.enumType('MapMode', { values: ['STANDARD', 'DIVERGENT'] as const });
-export const MapStatusEnum = builder.enumType('MapStatus', {
-  values: ['DRAFT', 'ACTIVE', 'COMPLETED', 'ARCHIVED'] as const,
+// Each GraphQL enum is built from the Prisma enum of the same name (its one source), so a value added to
+// prisma/schema.prisma appears in the API, the zod inputs and the agents with no other edit.
+
+export const MapModeEnum = builder.enumType(MapMode, { name: 'MapMode' });
+export const MapStatusEnum = builder.enumType(MapStatus, { name: 'MapStatus' });
+export const NodeTypeEnum = builder.enumType(NodeType, { name: 'NodeType' });
+export const NodeStatusEnum = builder.enumType(NodeStatus, { name: 'NodeStatus' });
+export const NodeIntentEnum = builder.enumType(NodeIntent, { name: 'NodeIntent' });
+export const DecompositionStrategyEnum = builder.enumType(DecompositionStrategy, { name: 'DecompositionStrategy' });
+export const ConclusionKindEnum = builder.enumType(ConclusionKind, { name: 'ConclusionKind' });
+export const DivergentRoleEnum = builder.enumType(DivergentRole, { name: 'DivergentRole' });
+export const ConversationKindEnum = builder.enumType(ConversationKind, { name: 'ConversationKind' });
+export const MessageRoleEnum = builder.enumType(MessageRole, { name: 'MessageRole' });
+export const MessageKindEnum = builder.enumType(MessageKind, { name: 'MessageKind' });
+export const LanguageEnum = builder.enumType(Language, { name: 'Language' });
+export const RunStatusEnum = builder.enumType(RunStatus, { name: 'RunStatus' });
+export const QuestionStatusEnum = builder.enumType(QuestionStatus, { name: 'QuestionStatus' });
+export const StaleReasonEnum = builder.enumType(StaleReason, {
+  name: 'StaleReason',
+  description: "Why a node's conclusion is out of date.",
 });
-export const NodeTypeEnum = builder.enumType('NodeType', { values: ['ROOT', 'TASK'] as const });
-export const NodeStatusEnum = builder.enumType('NodeStatus', {
-  values: ['PENDING', 'READY', 'BLOCKED', 'RUNNING', 'WAITING', 'COMPLETED', 'FAILED'] as const,
-});
-export const NodeIntentEnum = builder.enumType('NodeIntent', {
-  values: ['DECOMPOSE', 'CONCLUDE', 'EXPLORE', 'CLARIFY'] as const,
-});
-export const DecompositionStrategyEnum = builder.enumType('DecompositionStrategy', {
-  values: ['SEQUENTIAL', 'PARALLEL', 'HIERARCHICAL', 'EXPLORATORY'] as const,
-});
-export const ConclusionKindEnum = builder.enumType('ConclusionKind', {
-  values: ['ANALYTICAL', 'CREATIVE', 'DECISION', 'LEARNING'] as const,
-});
-export const DivergentRoleEnum = builder.enumType('DivergentRole', { values: ['SUMMARY', 'TASK', 'FINAL'] as const });
-export const ConversationKindEnum = builder.enumType('ConversationKind', {
-  values: ['DECOMPOSE', 'CONCLUDE'] as const,
-});
-export const MessageRoleEnum = builder.enumType('MessageRole', { values: ['USER', 'ASSISTANT', 'SYSTEM'] as const });
-export const MessageKindEnum = builder.enumType('MessageKind', { values: ['TEXT', 'RAG', 'NOTICE'] as const });
-export const LanguageEnum = builder.enumType('Language', { values: ['zh', 'en'] as const });
+export const TokenScopeEnum = builder.enumType(TokenScope, { name: 'TokenScope' });

@@ -58,7 +58,8 @@ builder.objectType(ForbiddenError, {
 
 builder.objectType(ConflictError, { name: 'ConflictError', interfaces: [ErrorInterface] });
 
-/** The errors any field touching one map can return. */
+/**
+ * The errors any field touching one map can return: an input that fails validation, an unknown id, a map of
+ * someone else. Fields add what their command can throw besides (each mutation file lists its own).
+ */
 export const ACCESS_ERRORS = [NotFoundError, ForbiddenError, ValidationError];
-/** The errors of most mutations. */
-export const CHANGE_ERRORS = [...ACCESS_ERRORS, VersionConflictError, ConflictError];

@@ -1,4 +1,3 @@
-import type { Node } from '@thinkingmap/db';
 import { ValidationError } from '../../errors/domain-errors.ts';
 import { readEvents } from '../../events/event-log.ts';
 import type { MapEvent, MapEventType, StoredEvent } from '../../events/map-event.ts';
@@ -8,6 +7,12 @@ import { ConversationKindEnum } from './enums.type.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 
 type EventOf<K extends MapEventType> = StoredEvent<K>;
+
+/**
+ * An event's snapshot resolved as the GraphQL object type of its row (Node, Map, …). A snapshot carries
+ * every scalar field that type exposes (a test checks it), dates as ISO strings; relations load by id.
+ */
+const asRow = (snapshot: object) => snapshot as never;
 
 /** Fields every event has: where it belongs, its place in the map's sequence, and when it happened. */
 // Fields that share a name across the union's members share a type too (GraphQL requires it of
@@ -22,7 +27,7 @@ export const SequencedEventRef = builder
     }),
   });
 
-const nodeField = <K extends 'NodeCreated' | 'NodeUpdated' | 'NodeConcluded'>(
+const nodeField = <K extends 'NodeCreated' | 'NodeUpdated' | 'NodeConcluded' | 'NodeStale'>(
   name: K,
   description: string,
   withFields: boolean,
@@ -31,7 +36,7 @@ const nodeField = <K extends 'NodeCreated' | 'NodeUpdated' | 'NodeConcluded'>(
     description,
     interfaces: [SequencedEventRef],
     fields: (t) => ({
-      node: t.field({ type: 'Node' as never, resolve: (event) => event.payload.node as unknown as Node as never }),
+      node: t.field({ type: 'Node' as never, resolve: (event) => asRow(event.payload.node) }),
       ...(withFields
         ? { fields: t.stringList({ resolve: (event) => ('fields' in event.payload ? event.payload.fields : []) }) }
         : {}),
@@ -41,6 +46,11 @@ const nodeField = <K extends 'NodeCreated' | 'NodeUpdated' | 'NodeConcluded'>(
 const NodeCreated = nodeField('NodeCreated', 'A node was added.', false);
 const NodeUpdated = nodeField('NodeUpdated', 'A node changed; `fields` names what.', true);
 const NodeConcluded = nodeField('NodeConcluded', 'A node was concluded.', false);
+const NodeStale = nodeField(
+  'NodeStale',
+  "A node's conclusion went out of date; its `staleReason` and `staleSourceQuestion` say why.",
+  false,
+);
 
 const NodeDeleted = builder.objectRef<EventOf<'NodeDeleted'>>('NodeDeleted').implement({
   description: 'A node and its subtree were deleted, with their dependencies.',
@@ -56,7 +66,7 @@ const dependencyEvent = <K extends 'DependencyAdded' | 'DependencyRemoved'>(name
     description,
     interfaces: [SequencedEventRef],
     fields: (t) => ({
-      dependency: t.field({ type: 'Dependency' as never, resolve: (e) => e.payload.dependency as never }),
+      dependency: t.field({ type: 'Dependency' as never, resolve: (e) => asRow(e.payload.dependency) }),
       nodeId: t.id({ nullable: true, resolve: (e) => e.payload.dependency.nodeId }),
       dependsOnId: t.id({ resolve: (e) => e.payload.dependency.dependsOnId }),
     }),
@@ -73,7 +83,7 @@ const ContextUpdated = builder.objectRef<EventOf<'ContextUpdated'>>('ContextUpda
   fields: (t) => ({
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
     action: t.field({ type: ContextAction, resolve: (e) => e.payload.action }),
-    item: t.field({ type: 'ContextItem' as never, resolve: (e) => e.payload.item as never }),
+    item: t.field({ type: 'ContextItem' as never, resolve: (e) => asRow(e.payload.item) }),
   }),
 });
 
@@ -82,7 +92,7 @@ const MessagePosted = builder.objectRef<EventOf<'MessagePosted'>>('MessagePosted
   interfaces: [SequencedEventRef],
   fields: (t) => ({
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
-    message: t.field({ type: 'Message' as never, resolve: (e) => e.payload.message as never }),
+    message: t.field({ type: 'Message' as never, resolve: (e) => asRow(e.payload.message) }),
   }),
 });
 
@@ -92,16 +102,22 @@ const ConversationCleared = builder.objectRef<EventOf<'ConversationCleared'>>('C
   fields: (t) => ({
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
     conversationId: t.id({ resolve: (e) => e.payload.conversationId }),
-    conversation: t.field({ type: ConversationKindEnum, resolve: (e) => e.payload.kind as 'DECOMPOSE' | 'CONCLUDE' }),
+    conversation: t.field({ type: ConversationKindEnum, resolve: (e) => e.payload.kind }),
     clearedCount: t.int({ resolve: (e) => e.payload.clearedCount }),
   }),
+});
+
+const MapCreated = builder.objectRef<EventOf<'MapCreated'>>('MapCreated').implement({
+  description: "The map was created; the first event of every map's log.",
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({ map: t.field({ type: 'Map' as never, resolve: (e) => asRow(e.payload.map) }) }),
 });
 
 const MapUpdated = builder.objectRef<EventOf<'MapUpdated'>>('MapUpdated').implement({
   description: "The map's own fields changed.",
   interfaces: [SequencedEventRef],
   fields: (t) => ({
-    map: t.field({ type: 'Map' as never, resolve: (e) => e.payload.map as never }),
+    map: t.field({ type: 'Map' as never, resolve: (e) => asRow(e.payload.map) }),
     fields: t.stringList({ resolve: (e) => e.payload.fields }),
   }),
 });
@@ -119,7 +135,7 @@ const runEvent = <K extends 'RunStarted' | 'RunFinished'>(name: K, description: 
     fields: (t) => ({
       runId: t.id({ resolve: (e) => e.payload.run.id }),
       nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
-      run: t.field({ type: 'AgentRun' as never, resolve: (e) => e.payload.run as never }),
+      run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
     }),
   });
 
@@ -134,7 +150,7 @@ const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
     code: t.string({ resolve: (e) => e.payload.code }),
     reason: t.string({ resolve: (e) => e.payload.reason }),
-    run: t.field({ type: 'AgentRun' as never, resolve: (e) => e.payload.run as never }),
+    run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
   }),
 });
 
@@ -195,11 +211,13 @@ const MEMBERS = {
   NodeUpdated,
   NodeDeleted,
   NodeConcluded,
+  NodeStale,
   DependencyAdded,
   DependencyRemoved,
   ContextUpdated,
   MessagePosted,
   ConversationCleared,
+  MapCreated,
   MapUpdated,
   MapDeleted,
   RunStarted,
@@ -244,7 +262,7 @@ builder.queryField('events', (t) =>
       const first = args.first ?? 100;
       if (after < 0) throw new ValidationError('after', 'must not be negative');
       if (first < 1 || first > 1000) throw new ValidationError('first', 'must be between 1 and 1000');
-      const events = await readEvents(ctx.db.prisma, mapId, after, first + 1);
+      const events = await readEvents(ctx.db.read, mapId, after, first + 1);
       const page = events.slice(0, first);
       return { events: page, hasMore: events.length > first, lastSeq: page.at(-1)?.seq ?? after };
     },

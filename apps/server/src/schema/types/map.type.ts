@@ -1,4 +1,6 @@
+import { type Progress, progressOf } from '@thinkingmap/map-graph';
 import { ForbiddenError, NotFoundError } from '../../errors/domain-errors.ts';
+import { MAP_SIZED_LIST } from '../../security/query-limits.ts';
 import { parseId } from '../access.ts';
 import { builder } from '../builder.ts';
 import { LanguageEnum, MapModeEnum, MapStatusEnum } from './enums.type.ts';
@@ -10,6 +12,17 @@ function withDependencies<Q extends { include?: object; select?: object }>(query
   return { include: { ...query.include, dependencies: true } } as Q;
 }
 
+const MapProgressRef = builder.objectRef<Progress>('MapProgress').implement({
+  description:
+    'How far a map is. A node counts as concluded only while its conclusion is current: a stale one is open work again.',
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    concluded: t.exposeInt('concluded', { description: 'Concluded, with a current conclusion.' }),
+    open: t.exposeInt('open', { description: 'Not concluded yet, or concluded but out of date.' }),
+    stale: t.exposeInt('stale', { description: 'Concluded once but out of date since (counted in `open`).' }),
+  }),
+});
+
 export const MapRef = builder.prismaObject('Map', {
   description: 'A thinking map: a problem and the tree of questions that answers it.',
   fields: (t) => ({
@@ -18,7 +31,7 @@ export const MapRef = builder.prismaObject('Map', {
     problem: t.exposeString('problem'),
     goal: t.exposeString('goal'),
     constraints: t.stringList({ resolve: (map) => (map.constraints as string[]) ?? [] }),
-    language: t.field({ type: LanguageEnum, resolve: (map) => (map.language === 'zh' ? 'zh' : 'en') }),
+    language: t.expose('language', { type: LanguageEnum }),
     mode: t.expose('mode', { type: MapModeEnum }),
     status: t.expose('status', { type: MapStatusEnum }),
     autoRun: t.exposeBoolean('autoRun'),
@@ -36,10 +49,11 @@ export const MapRef = builder.prismaObject('Map', {
     nodes: t.prismaField({
       type: ['Node'],
       description: 'Every node of the map, in creation order (use parentId and position for the tree).',
-      // One query for the whole list and its selected relations, kept until the map's next event.
+      complexity: MAP_SIZED_LIST,
+      // One query for the whole list and its selected relations, cached until the map's next event.
       resolve: (query, map, _args, ctx) =>
-        ctx.cache.load(map.id, `nodes:${JSON.stringify(query)}`, () =>
-          ctx.db.prisma.node.findMany({
+        ctx.cache.load(map, `nodes:${JSON.stringify(query)}`, () =>
+          ctx.db.read.node.findMany({
             ...withDependencies(query),
             where: { mapId: map.id },
             orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -50,16 +64,27 @@ export const MapRef = builder.prismaObject('Map', {
       type: 'Node',
       nullable: true,
       resolve: (query, map, _args, ctx) =>
-        ctx.db.prisma.node.findFirst({ ...query, where: { mapId: map.id, parentId: null } }),
+        ctx.db.read.node.findFirst({ ...query, where: { mapId: map.id, parentId: null } }),
     }),
     dependencies: t.prismaField({
       type: ['Dependency'],
+      complexity: MAP_SIZED_LIST,
       resolve: (query, map, _args, ctx) =>
-        ctx.cache.load(map.id, `dependencies:${JSON.stringify(query)}`, () =>
-          ctx.db.prisma.dependency.findMany({ ...query, where: { mapId: map.id }, orderBy: { createdAt: 'asc' } }),
+        ctx.cache.load(map, `dependencies:${JSON.stringify(query)}`, () =>
+          ctx.db.read.dependency.findMany({ ...query, where: { mapId: map.id }, orderBy: { createdAt: 'asc' } }),
         ),
     }),
     nodeCount: t.relationCount('nodes'),
+    progress: t.field({
+      type: MapProgressRef,
+      // One small query, kept until the map's next event.
+      resolve: async (map, _args, ctx) =>
+        progressOf(
+          await ctx.cache.load(map, 'progress', () =>
+            ctx.db.read.node.findMany({ where: { mapId: map.id }, select: { status: true, staleReason: true } }),
+          ),
+        ),
+    }),
   }),
 });
 
@@ -68,7 +93,7 @@ builder.queryField('maps', (t) =>
     type: ['Map'],
     description: "The viewer's maps, most recently changed first.",
     resolve: (query, _root, _args, ctx) =>
-      ctx.db.prisma.map.findMany({ ...query, where: { ownerId: ctx.viewer.id }, orderBy: { updatedAt: 'desc' } }),
+      ctx.db.read.map.findMany({ ...query, where: { ownerId: ctx.viewer.id }, orderBy: { updatedAt: 'desc' } }),
   }),
 );
 
@@ -79,7 +104,7 @@ builder.queryField('map', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const id = parseId('id', args.id);
-      const map = await ctx.db.prisma.map.findUnique({ ...query, where: { id } });
+      const map = await ctx.db.read.map.findUnique({ ...query, where: { id } });
       if (!map) throw new NotFoundError('Map', id);
       if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError('Map', id);
       return map;

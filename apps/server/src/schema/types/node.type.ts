@@ -1,5 +1,5 @@
 import type { Dependency, Node } from '@thinkingmap/db';
-import { readiness, topologicalOrder } from '@thinkingmap/map-graph';
+import { readiness, topologicalOrder, treeOrder } from '@thinkingmap/map-graph';
 import { assertMapAccess, assertRowAccess, parseId } from '../access.ts';
 import { builder } from '../builder.ts';
 import { inOrder } from '../in-order.ts';
@@ -11,6 +11,7 @@ import {
   NodeIntentEnum,
   NodeStatusEnum,
   NodeTypeEnum,
+  StaleReasonEnum,
 } from './enums.type.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 import { ReadinessRef, type ReadinessShape } from './readiness.type.ts';
@@ -40,6 +41,21 @@ export const NodeRef = builder.prismaObject('Node', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     concludedAt: t.expose('concludedAt', { type: 'DateTime', nullable: true }),
+    staleReason: t.expose('staleReason', {
+      type: StaleReasonEnum,
+      nullable: true,
+      description:
+        'Set while the conclusion is out of date (a child added or removed, a child’s or a dependency’s conclusion changed, a child’s conclusion out of date); cleared when the node is concluded again. A stale conclusion counts as open.',
+    }),
+    staleSourceId: t.exposeID('staleSourceId', {
+      nullable: true,
+      description: 'The node whose change made the conclusion out of date (it may since have been deleted).',
+    }),
+    staleSourceQuestion: t.exposeString('staleSourceQuestion', {
+      nullable: true,
+      description: 'That node’s question when it happened.',
+    }),
+    staleSince: t.expose('staleSince', { type: 'DateTime', nullable: true }),
     map: t.relation('map'),
     parent: t.relation('parent', { nullable: true }),
     children: t.relation('children', { query: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] } }),
@@ -91,7 +107,7 @@ builder.queryField('node', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const id = parseId('id', args.id);
-      return assertRowAccess(ctx, await ctx.db.prisma.node.findUnique({ ...query, where: { id } }), 'Node', id);
+      return assertRowAccess(ctx, await ctx.db.read.node.findUnique({ ...query, where: { id } }), 'Node', id);
     },
   }),
 );
@@ -104,7 +120,7 @@ builder.queryField('readiness', (t) =>
     args: { nodeId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const id = parseId('nodeId', args.nodeId);
-      const node = await ctx.db.prisma.node.findUnique({
+      const node = await ctx.db.read.node.findUnique({
         where: { id },
         include: { dependencies: { select: { dependsOn: true } } },
       });
@@ -121,7 +137,7 @@ const ExecutionOrderRef = builder.objectRef<{ nodeIds: string[] }>('ExecutionOrd
     nodes: t.prismaField({
       type: ['Node'],
       resolve: async (query, order, _args, ctx) => {
-        const rows = await ctx.db.prisma.node.findMany({ ...query, where: { id: { in: order.nodeIds } } });
+        const rows = await ctx.db.read.node.findMany({ ...query, where: { id: { in: order.nodeIds } } });
         return inOrder(rows, order.nodeIds);
       },
     }),
@@ -137,25 +153,15 @@ builder.queryField('executionOrder', (t) =>
       await assertMapAccess(ctx, String(args.mapId));
       const mapId = String(args.mapId);
       const [nodes, edges] = await Promise.all([
-        ctx.db.prisma.node.findMany({ where: { mapId }, select: { id: true, parentId: true, position: true } }),
-        ctx.db.prisma.dependency.findMany({ where: { mapId }, select: { nodeId: true, dependsOnId: true } }),
+        ctx.db.read.node.findMany({ where: { mapId }, select: { id: true, parentId: true, position: true } }),
+        ctx.db.read.dependency.findMany({ where: { mapId }, select: { nodeId: true, dependsOnId: true } }),
       ]);
-      return { nodeIds: topologicalOrder(treeOrder(nodes), edges) };
+      return {
+        nodeIds: topologicalOrder(
+          treeOrder(nodes).map((placed) => placed.node.id),
+          edges,
+        ),
+      };
     },
   }),
 );
-
-/** Depth-first pre-order of the tree, siblings by position: the tie-break order for execution. */
-function treeOrder(nodes: { id: string; parentId: string | null; position: number }[]): string[] {
-  const children = new Map<string | null, typeof nodes>();
-  for (const node of nodes) children.set(node.parentId, [...(children.get(node.parentId) ?? []), node]);
-  for (const list of children.values()) list.sort((a, b) => a.position - b.position);
-  const out: string[] = [];
-  const stack = [...(children.get(null) ?? [])].reverse();
-  while (stack.length) {
-    const node = stack.pop()!;
-    out.push(node.id);
-    stack.push(...[...(children.get(node.id) ?? [])].reverse());
-  }
-  return out;
-}

@@ -20,7 +20,7 @@ export const ReadinessRef = builder.objectRef<ReadinessShape>('Readiness').imple
       resolve: (query, shape, _args, ctx) =>
         shape.openDependencyIds.length === 0
           ? []
-          : ctx.db.prisma.node.findMany({ ...query, where: { id: { in: shape.openDependencyIds } } }),
+          : ctx.db.read.node.findMany({ ...query, where: { id: { in: shape.openDependencyIds } } }),
     }),
   }),
 });

@@ -1,13 +1,14 @@
+import { AgentGraph, QuestionKind } from '@thinkingmap/db';
 import { assertMapAccess } from '../access.ts';
 import { builder } from '../builder.ts';
+import { QuestionStatusEnum, RunStatusEnum } from './enums.type.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 
-export const RunStatusEnum = builder.enumType('RunStatus', {
-  values: ['RUNNING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const,
-});
-export const QuestionStatusEnum = builder.enumType('QuestionStatus', {
-  values: ['PENDING', 'ANSWERED', 'EXPIRED', 'CANCELLED'] as const,
-});
+/** Lists an enum's values for a description: "`a`, `b` or `c`". */
+function oneOf(values: Record<string, string>): string {
+  const quoted = Object.values(values).map((value) => `\`${value}\``);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : (quoted[0] ?? '');
+}
 
 export const AgentRunRef = builder.prismaObject('AgentRun', {
   description: 'One execution of an agent graph on a map or a node.',
@@ -15,7 +16,7 @@ export const AgentRunRef = builder.prismaObject('AgentRun', {
     id: t.exposeID('id'),
     mapId: t.exposeID('mapId'),
     nodeId: t.exposeID('nodeId', { nullable: true }),
-    agent: t.exposeString('agent', { description: '`understand-problem` or `process-node`.' }),
+    agent: t.exposeString('agent', { description: `The agent graph: ${oneOf(AgentGraph)}.` }),
     status: t.expose('status', { type: RunStatusEnum }),
     error: t.exposeString('error', { nullable: true }),
     errorCode: t.exposeString('errorCode', { nullable: true }),
@@ -40,9 +41,7 @@ export const AgentQuestionRef = builder.prismaObject('AgentQuestion', {
     runId: t.exposeID('runId'),
     mapId: t.exposeID('mapId'),
     nodeId: t.exposeID('nodeId', { nullable: true }),
-    kind: t.exposeString('kind', {
-      description: '`confirm-understanding`, `review-decomposition`, `review-conclusion` or `clarify`.',
-    }),
+    kind: t.exposeString('kind', { description: `What the run waits for: ${oneOf(QuestionKind)}.` }),
     question: t.exposeString('question'),
     context: t.expose('context', {
       type: 'JSON',
@@ -63,7 +62,7 @@ builder.queryField('runs', (t) =>
     args: { mapId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       await assertMapAccess(ctx, String(args.mapId));
-      return ctx.db.prisma.agentRun.findMany({
+      return ctx.db.read.agentRun.findMany({
         ...query,
         where: { mapId: String(args.mapId) },
         orderBy: { createdAt: 'desc' },
@@ -80,7 +79,7 @@ builder.queryField('pendingQuestions', (t) =>
     args: { mapId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       await assertMapAccess(ctx, String(args.mapId));
-      return ctx.db.prisma.agentQuestion.findMany({
+      return ctx.db.read.agentQuestion.findMany({
         ...query,
         where: { mapId: String(args.mapId), status: 'PENDING' },
         orderBy: { createdAt: 'asc' },

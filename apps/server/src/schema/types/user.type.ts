@@ -15,6 +15,6 @@ builder.queryField('viewer', (t) =>
     type: 'User',
     description: 'Who this request acts as.',
     resolve: (query, _root, _args, ctx) =>
-      ctx.db.prisma.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.id } }),
+      ctx.db.read.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.id } }),
   }),
 );

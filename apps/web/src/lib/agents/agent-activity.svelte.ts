@@ -1,5 +1,30 @@
-import type { PendingQuestionRecord, RunRecord } from '../api/agent-types.ts';
-import type { AgentEvent } from '../api/map-event.ts';
+import { ACTIVE_RUN_STATUSES } from '@thinkingmap/db/enums';
+import type { AgentEvent, AgentRun, PendingQuestion } from '../api/results.ts';
+
+/** A run as the workspace follows it: the API's run plus the step running now and the text it streamed. */
+export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> & {
+  /** The graph step running now (`proposeSubQuestions`, …), null between steps. */
+  step: string | null;
+  /** The last step the run entered (seen while the page was open), to say what a finished run did. */
+  lastStep: string | null;
+  /** Text streamed by the current step so far. */
+  text: string;
+  /** When it started and ended (ISO 8601), when known. */
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Model tokens it spent, when known. */
+  tokens: number | null;
+};
+
+/** A run as the RUNS query reports it, to seed from. */
+export type SeedRun = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> &
+  Partial<Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens'>>;
+
+/** A question the person has yet to answer, from PENDING_QUESTIONS or an AgentQuestion event. */
+export type OpenQuestion = Pick<
+  PendingQuestion,
+  'requestId' | 'runId' | 'nodeId' | 'kind' | 'question' | 'context' | 'expiresAt'
+>;
 
 /**
  * What the agents are doing on one map: runs with their current step and streamed text, and the questions
@@ -7,31 +32,51 @@ import type { AgentEvent } from '../api/map-event.ts';
  * PENDING_QUESTIONS queries when the map loads.
  */
 export class AgentActivity {
-  runs = $state.raw<Record<string, RunRecord>>({});
-  questions = $state.raw<Record<string, PendingQuestionRecord>>({});
+  runs = $state.raw<Record<string, RunActivity>>({});
+  questions = $state.raw<Record<string, OpenQuestion>>({});
 
-  /** Seeds from the API after loading the map. */
-  seed(runs: readonly Omit<RunRecord, 'step' | 'text'>[], questions: readonly PendingQuestionRecord[]): void {
+  /** Seeds from the API after loading the map (RUNS and PENDING_QUESTIONS). */
+  seed(runs: readonly SeedRun[], questions: readonly (OpenQuestion & Pick<PendingQuestion, 'status'>)[]): void {
     this.runs = Object.fromEntries(
-      runs.map((run) => [run.id, { ...run, step: null, text: '', error: run.error ?? null }]),
+      runs.map(({ id, nodeId, agent, status, error, createdAt, finishedAt, promptTokens, completionTokens }) => [
+        id,
+        {
+          id,
+          nodeId,
+          agent,
+          status,
+          error,
+          step: null,
+          lastStep: null,
+          text: '',
+          startedAt: createdAt ?? null,
+          finishedAt: finishedAt ?? null,
+          tokens: promptTokens === undefined ? null : promptTokens + (completionTokens ?? 0),
+        },
+      ]),
     );
     this.questions = Object.fromEntries(questions.filter((q) => q.status === 'PENDING').map((q) => [q.requestId, q]));
   }
 
   /** The run active on `nodeId` (null: the map itself), if any. */
-  activeRun(nodeId: string | null): RunRecord | undefined {
-    return Object.values(this.runs).find(
-      (run) => run.nodeId === nodeId && (run.status === 'RUNNING' || run.status === 'WAITING'),
-    );
+  activeRun(nodeId: string | null): RunActivity | undefined {
+    return Object.values(this.runs).find((run) => run.nodeId === nodeId && ACTIVE_RUN_STATUSES.includes(run.status));
   }
 
   /** The last failed run on `nodeId`, to say why it stopped. */
-  failedRun(nodeId: string | null): RunRecord | undefined {
+  failedRun(nodeId: string | null): RunActivity | undefined {
     return Object.values(this.runs).findLast((run) => run.nodeId === nodeId && run.status === 'FAILED');
   }
 
+  /** The runs on `nodeId` (null: the map itself), newest first. */
+  runsFor(nodeId: string | null): RunActivity[] {
+    return Object.values(this.runs)
+      .filter((run) => run.nodeId === nodeId)
+      .sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
+  }
+
   /** Questions waiting for the person about `nodeId` (null: the map itself). */
-  questionsFor(nodeId: string | null): PendingQuestionRecord[] {
+  questionsFor(nodeId: string | null): OpenQuestion[] {
     return Object.values(this.questions).filter((q) => q.nodeId === nodeId);
   }
 
@@ -45,14 +90,18 @@ export class AgentActivity {
           agent: event.run.agent,
           status: 'RUNNING',
           step: null,
+          lastStep: null,
           text: '',
           error: null,
+          startedAt: event.at,
+          finishedAt: null,
+          tokens: null,
         });
         return;
       case 'AgentStep':
         this.#update(event.runId, (run) =>
           event.phase === 'ENTERED'
-            ? { ...run, status: 'RUNNING', step: event.step, text: '' }
+            ? { ...run, status: 'RUNNING', step: event.step, lastStep: event.step, text: '' }
             : { ...run, step: run.step === event.step ? null : run.step },
         );
         return;
@@ -60,8 +109,11 @@ export class AgentActivity {
         this.#update(event.runId, (run) => ({ ...run, text: run.text + event.text }));
         return;
       case 'AgentQuestion': {
-        const { __typename, seq, at, ...question } = event;
-        this.questions = { ...this.questions, [event.requestId]: { ...question, status: 'PENDING' } };
+        const { requestId, runId, nodeId, kind, question, context, expiresAt } = event;
+        this.questions = {
+          ...this.questions,
+          [requestId]: { requestId, runId, nodeId, kind, question, context, expiresAt },
+        };
         this.#update(event.runId, (run) => ({ ...run, status: 'WAITING', step: null }));
         return;
       }
@@ -71,7 +123,13 @@ export class AgentActivity {
         return;
       }
       case 'RunFinished':
-        this.#update(event.runId, (run) => ({ ...run, status: 'COMPLETED', step: null }));
+        this.#update(event.runId, (run) => ({
+          ...run,
+          status: 'COMPLETED',
+          step: null,
+          finishedAt: event.at,
+          tokens: event.run.promptTokens + event.run.completionTokens,
+        }));
         this.#dropQuestionsOf(event.runId);
         return;
       case 'RunFailed':
@@ -80,25 +138,30 @@ export class AgentActivity {
           status: event.code === 'CANCELLED' ? 'CANCELLED' : 'FAILED',
           step: null,
           error: event.reason,
+          finishedAt: event.at,
         }));
         this.#dropQuestionsOf(event.runId);
         return;
     }
   }
 
-  #put(run: RunRecord): void {
+  #put(run: RunActivity): void {
     this.runs = { ...this.runs, [run.id]: run };
   }
 
-  #update(runId: string, change: (run: RunRecord) => RunRecord): void {
-    const run = this.runs[runId] ?? {
+  #update(runId: string, change: (run: RunActivity) => RunActivity): void {
+    const run: RunActivity = this.runs[runId] ?? {
       id: runId,
       nodeId: null,
       agent: '',
       status: 'RUNNING',
       step: null,
+      lastStep: null,
       text: '',
       error: null,
+      startedAt: null,
+      finishedAt: null,
+      tokens: null,
     };
     this.#put(change(run));
   }

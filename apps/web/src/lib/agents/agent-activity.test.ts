@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../api/map-event.ts';
+import type { AgentEvent } from '../api/results.ts';
 import { AgentActivity } from './agent-activity.svelte.ts';
 import { DecompositionDraft } from './decomposition-draft.svelte.ts';
-import { stepLabel } from './step-label.ts';
+import { proposalOf, ReviewDrafts } from './review-drafts.svelte.ts';
 
 const base = { mapId: 'm1', at: '', seq: 1 };
 
-function play(activity: AgentActivity, events: Record<string, unknown>[]) {
-  for (const event of events) activity.apply({ ...base, ...event } as AgentEvent);
+/** An agent event without its place in the log (the tests add one). */
+type Unsequenced<E = AgentEvent> = E extends AgentEvent ? Omit<E, keyof typeof base> : never;
+
+function play(activity: AgentActivity, events: Unsequenced[]) {
+  for (const event of events) activity.apply({ ...base, ...event });
 }
 
 describe('AgentActivity', () => {
@@ -44,7 +47,9 @@ describe('AgentActivity', () => {
       },
     ]);
     expect(activity.activeRun('n1')?.step).toBeNull();
-    play(activity, [{ __typename: 'RunFinished', runId: 'r1', nodeId: 'n1' }]);
+    play(activity, [
+      { __typename: 'RunFinished', runId: 'r1', nodeId: 'n1', run: { promptTokens: 0, completionTokens: 0 } },
+    ]);
     expect(activity.activeRun('n1')).toBeUndefined();
   });
 
@@ -60,6 +65,7 @@ describe('AgentActivity', () => {
         kind: 'clarify',
         question: 'Budget?',
         context: { why: 'needed' },
+        expiresAt: '',
       },
     ]);
     expect(activity.questionsFor('n1').map((q) => q.question)).toEqual(['Budget?']);
@@ -82,6 +88,7 @@ describe('AgentActivity', () => {
         kind: 'clarify',
         question: 'Budget?',
         context: {},
+        expiresAt: '',
       },
       {
         __typename: 'RunFailed',
@@ -89,14 +96,60 @@ describe('AgentActivity', () => {
         nodeId: 'n1',
         code: 'MODEL_OUTPUT_INVALID',
         reason: 'the model answered nonsense',
+        run: { raw: null },
       },
       { __typename: 'RunStarted', runId: 'r2', nodeId: 'n2', run: { agent: 'process-node', status: 'RUNNING' } },
-      { __typename: 'RunFailed', runId: 'r2', nodeId: 'n2', code: 'CANCELLED', reason: 'the run was cancelled' },
+      {
+        __typename: 'RunFailed',
+        runId: 'r2',
+        nodeId: 'n2',
+        code: 'CANCELLED',
+        reason: 'the run was cancelled',
+        run: { raw: null },
+      },
     ]);
     expect(activity.failedRun('n1')?.error).toBe('the model answered nonsense');
     expect(activity.questionsFor('n1')).toEqual([]);
     expect(activity.failedRun('n2')).toBeUndefined();
     expect(activity.runs.r2?.status).toBe('CANCELLED');
+  });
+
+  it('should keep a node’s past runs, newest first, with when they ran, what they did last and their tokens', () => {
+    const activity = new AgentActivity();
+    activity.seed(
+      [
+        {
+          id: 'old',
+          nodeId: 'n1',
+          agent: 'process-node',
+          status: 'FAILED',
+          error: 'the model answered nonsense',
+          createdAt: '2026-01-01T10:00:00.000Z',
+          finishedAt: '2026-01-01T10:00:05.000Z',
+          promptTokens: 100,
+          completionTokens: 20,
+        },
+      ],
+      [],
+    );
+    for (const event of [
+      { __typename: 'RunStarted', runId: 'r2', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'AgentStep',
+        runId: 'r2',
+        nodeId: 'n1',
+        graph: 'process-node',
+        step: 'createChildren',
+        phase: 'ENTERED',
+        outcome: null,
+      },
+      { __typename: 'RunFinished', runId: 'r2', nodeId: 'n1', run: { promptTokens: 7, completionTokens: 3 } },
+    ] as Unsequenced[])
+      activity.apply({ ...base, at: '2026-01-02T10:00:00.000Z', ...event });
+    expect(activity.runsFor('n1').map((r) => [r.id, r.status, r.lastStep, r.tokens, r.finishedAt])).toEqual([
+      ['r2', 'COMPLETED', 'createChildren', 10, '2026-01-02T10:00:00.000Z'],
+      ['old', 'FAILED', null, 120, '2026-01-01T10:00:05.000Z'],
+    ]);
   });
 
   it('should seed from the API, keeping only pending questions', () => {
@@ -112,6 +165,7 @@ describe('AgentActivity', () => {
           question: 'Right?',
           context: {},
           status: 'PENDING',
+          expiresAt: '',
         },
         {
           requestId: 'q0',
@@ -121,6 +175,7 @@ describe('AgentActivity', () => {
           question: 'Old',
           context: {},
           status: 'ANSWERED',
+          expiresAt: '',
         },
       ],
     );
@@ -166,10 +221,62 @@ describe('DecompositionDraft', () => {
   });
 });
 
-describe('stepLabel', () => {
-  it('should name known steps in both languages and spell out unknown ones', () => {
-    expect(stepLabel('proposeSubQuestions', 'en')).toBe('proposing sub-questions');
-    expect(stepLabel('proposeSubQuestions', 'zh')).toBe('提出子问题');
-    expect(stepLabel('mergeSummaries', 'en')).toBe('merge summaries');
+describe('DecompositionDraft dependencies and reasons', () => {
+  const proposal = [
+    { key: 'q1', question: 'How big is the market?', goal: 'Estimate demand', dependsOn: [] },
+    { key: 'q2', question: 'Where should it be?', goal: 'Pick a site', dependsOn: ['q1'] },
+  ];
+
+  it('should number sub-questions by their place, so "needs" hints follow removals', () => {
+    const draft = new DecompositionDraft([{ key: 'q0', question: 'First', goal: 'g', dependsOn: [] }, ...proposal]);
+    expect(draft.numberOf('q1')).toBe(2);
+    draft.remove('q0');
+    expect(draft.numberOf('q1')).toBe(1);
+    expect(draft.numberOf('q0')).toBeNull();
+  });
+
+  it('should let an added sub-question wait for others, and refuse a dependency that closes a cycle', () => {
+    const draft = new DecompositionDraft(proposal);
+    const added = draft.add();
+    expect(draft.toggleDependency(added, 'q2')).toBe(true);
+    expect(draft.items[2]!.dependsOn).toEqual(['q2']);
+    expect(draft.canDepend('q1', added)).toBe(false);
+    expect(draft.toggleDependency('q1', added)).toBe(false);
+    expect(draft.toggleDependency(added, added)).toBe(false);
+    expect(draft.toggleDependency(added, 'q2')).toBe(true);
+    expect(draft.items[2]!.dependsOn).toEqual([]);
+  });
+
+  it('should say why it cannot be approved', () => {
+    const draft = new DecompositionDraft(proposal);
+    draft.add();
+    draft.items[0]!.goal = ' ';
+    expect(draft.problems).toEqual([
+      { kind: 'noGoal', n: 1 },
+      { kind: 'noQuestion', n: 3 },
+      { kind: 'noGoal', n: 3 },
+    ]);
+    const empty = new DecompositionDraft([]);
+    expect(empty.problems).toEqual([{ kind: 'empty' }]);
+  });
+});
+
+describe('ReviewDrafts', () => {
+  const question = {
+    requestId: 'r1',
+    kind: 'review-decomposition',
+    context: { proposal: { rationale: 'why', subQuestions: [{ key: 'q1', question: 'Q', goal: 'G', dependsOn: [] }] } },
+  };
+
+  it('should hand the panel and the canvas the same draft, and forget it once the question is gone', () => {
+    const drafts = new ReviewDrafts();
+    drafts.sync([question, { requestId: 'c1', kind: 'clarify', context: {} }]);
+    expect(drafts.get('c1')).toBeUndefined();
+    drafts.get('r1')!.items[0]!.question = 'Edited';
+    drafts.sync([question]);
+    expect(drafts.get('r1')!.items[0]!.question).toBe('Edited');
+    expect(proposalOf(question).rationale).toBe('why');
+    drafts.sync([]);
+    expect(drafts.get('r1')).toBeUndefined();
   });
 });

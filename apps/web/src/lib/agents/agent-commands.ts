@@ -1,29 +1,33 @@
 import { CANCEL_RUN, PROCESS_NODE, REPLY_TO_AGENT, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
+import type { ApiError } from '../api/api-error.ts';
+import type { ApiResult } from '../api/request.ts';
 import { runMutation } from '../api/request.ts';
-import type { SubQuestionInput } from './decomposition-draft.svelte.ts';
-import type { DecompositionStrategy } from './decomposition-strategy.ts';
+import type { DecompositionStrategy, NodeIntent, SubQuestionInput } from '../api/results.ts';
 
-/** Each command resolves with the API's refusal message, or null when it was taken. */
-type Outcome = Promise<string | null>;
+/** Each command resolves with the API's refusal, or null when it was taken. */
+type Outcome = Promise<ApiError | null>;
 
-async function send(
-  client: Client,
-  document: Parameters<typeof runMutation>[1],
-  variables: Record<string, unknown>,
-): Outcome {
-  const result = await runMutation(client, document, variables);
-  return result.ok ? null : result.error.message;
+async function outcome(result: Promise<ApiResult<unknown>>): Outcome {
+  const settled = await result;
+  return settled.ok ? null : settled.error;
 }
 
 /** Starts the agents on a node; `intent` overrides the agent's own choice. */
-export function processNode(client: Client, nodeId: string, intent: string | null): Outcome {
-  return send(client, PROCESS_NODE, { nodeId, ...(intent ? { intent } : {}) });
+export function processNode(client: Client, nodeId: string, intent: NodeIntent | null): Outcome {
+  return outcome(runMutation(client, PROCESS_NODE, { nodeId, ...(intent ? { intent } : {}) }));
 }
 
-/** Answers a question: text (an answer, a correction, feedback) or plain acceptance. */
-export function replyToAgent(client: Client, requestId: string, reply: { text: string } | { accept: true }): Outcome {
-  return send(client, REPLY_TO_AGENT, { input: { requestId, ...reply } });
+/**
+ * Answers a question: text (an answer, a correction, feedback), plain acceptance, or the exact reply object of
+ * the question's kind (an edited conclusion: `{ action: 'accept', conclusion }`).
+ */
+export function replyToAgent(
+  client: Client,
+  requestId: string,
+  reply: { text: string } | { accept: true } | { reply: Record<string, unknown> },
+): Outcome {
+  return outcome(runMutation(client, REPLY_TO_AGENT, { input: { requestId, ...reply } }));
 }
 
 /** Approves the (edited) sub-questions, or rejects the proposal with feedback and perhaps another strategy. */
@@ -42,10 +46,10 @@ export function reviewDecomposition(
         feedback: review.feedback,
         ...(review.strategy ? { strategy: review.strategy } : {}),
       };
-  return send(client, REVIEW_DECOMPOSITION, { input });
+  return outcome(runMutation(client, REVIEW_DECOMPOSITION, { input }));
 }
 
 /** Cancels a running or waiting run. */
 export function cancelRun(client: Client, runId: string): Outcome {
-  return send(client, CANCEL_RUN, { runId });
+  return outcome(runMutation(client, CANCEL_RUN, { runId }));
 }

@@ -1,5 +1,6 @@
-/** How the agent splits a question (the API's DecompositionStrategy), in the order the UI offers them. */
-export const DECOMPOSITION_STRATEGIES = ['SEQUENTIAL', 'PARALLEL', 'HIERARCHICAL', 'EXPLORATORY'] as const;
+import { DecompositionStrategy } from '@thinkingmap/db/enums';
 
-/** One of {@link DECOMPOSITION_STRATEGIES}. */
-export type DecompositionStrategy = (typeof DECOMPOSITION_STRATEGIES)[number];
+/** How the agent splits a question (the API's DecompositionStrategy), in the order the UI offers them. */
+export const DECOMPOSITION_STRATEGIES = Object.values(DecompositionStrategy);
+
+export type { DecompositionStrategy };

@@ -1,28 +1,37 @@
-import type { Language } from '../api/types.ts';
+import type { Language } from '../api/results.ts';
 
-const STEPS: Record<string, { en: string; zh: string }> = {
-  restateProblem: { en: 'restating the problem', zh: '复述问题' },
+/**
+ * What each graph step does, in words, as the continuation of "The agent is …" / "智能体正在…". Every step of
+ * every graph in packages/agent-core has its words here (a test reads the graphs and fails on a step without).
+ */
+export const STEP_LABELS: Record<string, { en: string; zh: string }> = {
+  restateProblem: { en: 'restating your problem', zh: '复述你的问题' },
   askConfirmation: { en: 'asking you to confirm', zh: '请你确认' },
   createRootNode: { en: 'creating the root question', zh: '创建根问题' },
-  collectContext: { en: 'gathering context', zh: '收集上下文' },
-  checkDependencies: { en: 'checking dependencies', zh: '检查依赖' },
+  collectContext: { en: 'gathering the context', zh: '收集上下文' },
+  checkDependencies: { en: 'checking what this question waits for', zh: '检查此问题的依赖' },
   recognizeIntent: { en: 'deciding what to do', zh: '判断处理方式' },
-  decideStrategy: { en: 'choosing a strategy', zh: '选择拆解策略' },
-  searchKnowledge: { en: 'searching knowledge', zh: '检索资料' },
+  decideStrategy: { en: 'choosing how to split the question', zh: '选择拆解策略' },
+  searchKnowledge: { en: 'searching the knowledge sources', zh: '检索资料' },
+  gatherKnowledge: { en: 'looking up what is known', zh: '查阅相关资料' },
+  callChosenTool: { en: 'consulting a knowledge source', zh: '查询知识来源' },
   proposeSubQuestions: { en: 'proposing sub-questions', zh: '提出子问题' },
   reviewProposal: { en: 'waiting for your review', zh: '等待你审阅' },
-  createChildren: { en: 'creating sub-questions', zh: '创建子问题' },
+  createChildren: { en: 'creating the sub-questions', zh: '创建子问题' },
   draftConclusion: { en: 'drafting a conclusion', zh: '起草结论' },
   reviewConclusion: { en: 'waiting for your feedback', zh: '等待你的反馈' },
   saveConclusion: { en: 'saving the conclusion', zh: '保存结论' },
-  formulateQuestion: { en: 'formulating a question', zh: '构思问题' },
+  formulateQuestion: { en: 'preparing a question for you', zh: '准备向你提问' },
   waitForAnswer: { en: 'waiting for your answer', zh: '等待你的回答' },
   recordAnswer: { en: 'recording your answer', zh: '记录你的回答' },
 };
 
-/** A graph step's name in words (`proposeSubQuestions` → "proposing sub-questions"); unknown steps are spelled out. */
+const WORKING = { en: 'working', zh: '处理' } as const;
+
+/**
+ * A graph step in words (`proposeSubQuestions` → "proposing sub-questions" / "提出子问题"). A step this
+ * version does not know yet reads "working": a step's internal name is never shown.
+ */
 export function stepLabel(step: string, language: Language): string {
-  const known = STEPS[step];
-  if (known) return known[language];
-  return step.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return (STEP_LABELS[step] ?? WORKING)[language];
 }

@@ -1,27 +1,28 @@
-/** A typed error result of the API (`... on Error`), or a transport failure (`code: 'NETWORK'`). */
-export interface ApiError {
-  __typename: string;
-  code: string;
+import type { ApiErrorResult } from '@thinkingmap/client';
+
+/** The request never got an answer (network down, server unreachable). */
+export interface NetworkError {
+  __typename: 'NetworkError';
+  code: 'NETWORK';
   message: string;
-  /** CycleError: node ids from the dependent node round to itself. */
-  path?: string[];
-  /** CycleError: the questions along `path`. */
-  questions?: string[];
-  /** VersionConflictError. */
-  currentVersion?: number;
-  expectedVersion?: number;
-  /** ValidationError. */
-  field?: string;
-  reason?: string;
 }
 
-/** Whether a union result is one of the API's typed errors. */
-export function isApiError(value: unknown): value is ApiError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ApiError).code === 'string' &&
-    typeof (value as ApiError).message === 'string' &&
-    /Error$/.test((value as ApiError).__typename ?? '')
-  );
+/** The server answered without a result (a GraphQL error: the request was refused or failed unexpectedly). */
+export interface RequestError {
+  __typename: 'RequestError';
+  code: 'REQUEST';
+  message: string;
+}
+
+/** A typed error result of the API (the schema's `Error` implementations, told apart by `__typename`), or a transport failure. */
+export type ApiError = ApiErrorResult | NetworkError | RequestError;
+
+/** A transport failure with `message`. */
+export function networkError(message: string): NetworkError {
+  return { __typename: 'NetworkError', code: 'NETWORK', message };
+}
+
+/** An answer without a result, with `message`. */
+export function requestError(message: string): RequestError {
+  return { __typename: 'RequestError', code: 'REQUEST', message };
 }

@@ -2,6 +2,12 @@ import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/cl
 
 const TOKEN_KEY = 'thinkingmap.token';
 
+/**
+ * How often graphql-ws reconnects after a drop before the live feed gives up (its randomised exponential
+ * backoff waits 1, 2, 4 … 128 s plus up to 3 s: about four minutes in all).
+ */
+const RECONNECT_ATTEMPTS = 8;
+
 /** The endpoint on this page's origin (the server serves the web app and /graphql together). */
 export function graphqlUrl(location: Pick<Location, 'origin'>): string {
   return `${location.origin}/graphql`;
@@ -24,8 +30,7 @@ export class Session {
 
   /** The API client for the current token (created on first use). */
   get api(): ThinkingMapClient {
-    // graphql-ws retries are off: the live map feed resubscribes itself, from its last sequence number.
-    this.#api ??= createThinkingMapClient({ url: this.url, token: this.token, retryAttempts: 0 });
+    this.#api ??= createThinkingMapClient({ url: this.url, token: this.token, retryAttempts: RECONNECT_ATTEMPTS });
     return this.#api;
   }
 

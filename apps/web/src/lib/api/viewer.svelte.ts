@@ -1,13 +1,9 @@
-import { VIEWER } from '@thinkingmap/client';
+import { type ResultOf, VIEWER } from '@thinkingmap/client';
 import { runQuery } from './request.ts';
 import type { Session } from './session.svelte.ts';
 
 /** The person the API acts as. */
-export interface Viewer {
-  id: string;
-  name: string;
-  isLocal: boolean;
-}
+export type Viewer = ResultOf<typeof VIEWER>['viewer'];
 
 /** Who is signed in, loaded from the API (`viewer`); `needsToken` when the server refuses without one. */
 export class ViewerState {
@@ -17,7 +13,7 @@ export class ViewerState {
 
   /** Asks the API who this session acts as. */
   async load(session: Session): Promise<void> {
-    const result = await runQuery<Viewer>(session.api.client, VIEWER);
+    const result = await runQuery(session.api.client, VIEWER);
     if (result.ok) {
       this.viewer = result.value;
       this.needsToken = false;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../api/types.ts';
+import type { ConversationMessage } from '../api/results.ts';
 import { messageSources } from './message-sources.ts';
-import { threadOf, threadView } from './thread-view.ts';
+import { threadView } from './thread-view.ts';
 
-const message = (id: string, parentId: string | null, minute: number): MessageRecord => ({
+const message = (id: string, parentId: string | null, minute: number): ConversationMessage => ({
   id,
+  conversationId: 'c1',
   parentId,
   role: 'USER',
   kind: 'TEXT',
@@ -19,12 +20,6 @@ describe('threadView', () => {
     expect(entries.map((e) => e.message.id)).toEqual(['a', 'b', 'c']);
     expect(entries.map((e) => e.repliesTo?.id ?? null)).toEqual([null, null, 'a']);
     expect(entries.map((e) => e.depth)).toEqual([0, 1, 1]);
-  });
-
-  it('should walk a thread back to its start', () => {
-    const messages = [message('a', null, 1), message('b', 'a', 2), message('c', 'b', 3), message('x', 'a', 4)];
-    expect(threadOf(messages, 'c').map((m) => m.id)).toEqual(['a', 'b', 'c']);
-    expect(threadOf(messages, 'x').map((m) => m.id)).toEqual(['a', 'x']);
   });
 });
 

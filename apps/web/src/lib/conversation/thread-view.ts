@@ -1,10 +1,10 @@
-import type { MessageRecord } from '../api/types.ts';
+import type { ConversationMessage } from '../api/results.ts';
 
 /** A message with what the conversation view needs to show its place in a thread. */
 export interface ThreadEntry {
-  message: MessageRecord;
+  message: ConversationMessage;
   /** The message it answers, when that is not simply the message shown just before it. */
-  repliesTo: MessageRecord | null;
+  repliesTo: ConversationMessage | null;
   /** How deep in its thread (0 for a message that starts one). */
   depth: number;
 }
@@ -13,7 +13,7 @@ export interface ThreadEntry {
  * Orders a conversation's messages by time and marks replies whose parent is not the message right
  * above them, so a branch in the thread stays readable in a flat list.
  */
-export function threadView(messages: readonly MessageRecord[]): ThreadEntry[] {
+export function threadView(messages: readonly ConversationMessage[]): ThreadEntry[] {
   const sorted = [...messages].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   const byId = new Map(sorted.map((m) => [m.id, m]));
   const depth = new Map<string, number>();
@@ -24,18 +24,4 @@ export function threadView(messages: readonly MessageRecord[]): ThreadEntry[] {
     const previous = index > 0 ? sorted[index - 1] : undefined;
     return { message, repliesTo: parent && parent.id !== previous?.id ? parent : null, depth: level };
   });
-}
-
-/** The messages from the start of the thread down to `messageId` (like the MESSAGE_THREAD query, locally). */
-export function threadOf(messages: readonly MessageRecord[], messageId: string): MessageRecord[] {
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  const chain: MessageRecord[] = [];
-  const seen = new Set<string>();
-  let current = byId.get(messageId);
-  while (current && !seen.has(current.id)) {
-    seen.add(current.id);
-    chain.unshift(current);
-    current = current.parentId ? byId.get(current.parentId) : undefined;
-  }
-  return chain;
 }

@@ -1,4 +1,5 @@
 import type { ApiResult } from '../api/request.ts';
+import { ShownError } from '../api/shown-error.svelte.ts';
 
 /** A version conflict as the panel shows it: your text is kept, the current text is shown beside it. */
 export interface DraftConflict {
@@ -20,7 +21,8 @@ export class FieldDraft {
   baseVersion = $state(0);
   saving = $state(false);
   conflict = $state<DraftConflict | null>(null);
-  error = $state<string | null>(null);
+  /** Why the last save was refused (a network failure clears itself once the connection is back). */
+  readonly problem = new ShownError();
 
   constructor(private readonly save: SaveDraft) {}
 
@@ -30,13 +32,19 @@ export class FieldDraft {
     this.text = value;
     this.baseVersion = version;
     this.conflict = null;
-    this.error = null;
+    this.problem.set(null);
+  }
+
+  /** The refusal's message, or null. */
+  get error(): string | null {
+    const current = this.problem.current;
+    return current === null ? null : typeof current === 'string' ? current : current.message;
   }
 
   /** Saves; returns whether the edit was accepted. */
   async commit(): Promise<boolean> {
     this.saving = true;
-    this.error = null;
+    this.problem.set(null);
     try {
       const result = await this.save(this.text, this.baseVersion);
       if (result.ok) {
@@ -45,12 +53,10 @@ export class FieldDraft {
         return true;
       }
       if (result.error.__typename === 'VersionConflictError') {
-        this.conflict = {
-          expectedVersion: result.error.expectedVersion ?? this.baseVersion,
-          currentVersion: result.error.currentVersion ?? this.baseVersion,
-        };
+        const { expectedVersion, currentVersion } = result.error;
+        this.conflict = { expectedVersion, currentVersion };
       } else {
-        this.error = result.error.message;
+        this.problem.set(result.error);
       }
       return false;
     } finally {
@@ -69,6 +75,6 @@ export class FieldDraft {
   cancel(): void {
     this.editing = false;
     this.conflict = null;
-    this.error = null;
+    this.problem.set(null);
   }
 }

@@ -51,7 +51,13 @@ describe('FieldDraft', () => {
   it('should show other refusals as an error, still keeping the text', async () => {
     const draft = new FieldDraft(async () => ({
       ok: false,
-      error: { __typename: 'ValidationError', code: 'INVALID', message: 'question: too long' },
+      error: {
+        __typename: 'ValidationError',
+        code: 'INVALID',
+        message: 'question: too long',
+        field: 'question',
+        reason: 'too long',
+      },
     }));
     draft.begin('', 1);
     draft.text = 'x'.repeat(10);

@@ -1,4 +1,4 @@
-import type { Language } from '../api/types.ts';
+import type { Language } from '../api/results.ts';
 import type { MessageKey } from './messages.ts';
 import { pickLanguage } from './pick-language.ts';
 import { type MessageParams, translate } from './translate.ts';

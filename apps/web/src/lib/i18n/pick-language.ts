@@ -1,4 +1,4 @@
-import type { Language } from '../api/types.ts';
+import type { Language } from '../api/results.ts';
 
 /** Picks the interface language from the browser's preferred languages: Chinese for any `zh*`, else English. */
 export function pickLanguage(preferred: readonly string[]): Language {

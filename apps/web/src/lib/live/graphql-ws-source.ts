@@ -1,17 +1,25 @@
-import type { ThinkingMapClient } from '@thinkingmap/client';
-import { WORKSPACE_MAP_EVENTS } from '@thinkingmap/client';
+import { MAP_EVENTS, type ResultOf, type ThinkingMapClient } from '@thinkingmap/client';
 import { print } from 'graphql';
-import type { MapEvent } from '../api/map-event.ts';
 import type { MapEventSource } from './event-source.ts';
 
-const QUERY = print(WORKSPACE_MAP_EVENTS);
+const QUERY = print(MAP_EVENTS);
 
-/** A {@link MapEventSource} over the API client's graphql-ws socket. */
+/**
+ * A {@link MapEventSource} over the API client's graphql-ws socket. graphql-ws reconnects with its own
+ * backoff (`retryAttempts`, `retryWait`) and sends each subscription again; the `after` variable is a
+ * getter, serialised each time the subscription is sent, so a resubscription resumes from the store.
+ */
 export function graphqlWsSource(api: ThinkingMapClient): MapEventSource {
   return {
     subscribe(mapId, after, sink) {
-      return api.ws.subscribe<{ mapEvents: MapEvent }>(
-        { query: QUERY, variables: { mapId, after } },
+      const variables = {
+        mapId,
+        get after() {
+          return after();
+        },
+      };
+      return api.ws.subscribe<ResultOf<typeof MAP_EVENTS>>(
+        { query: QUERY, variables },
         {
           next: (result) => {
             if (result.errors?.length) sink.error(new Error(result.errors.map((e) => e.message).join('; ')));
@@ -22,6 +30,13 @@ export function graphqlWsSource(api: ThinkingMapClient): MapEventSource {
         },
       );
     },
-    onConnected: (listener) => api.ws.on('connected', () => listener()),
+    onConnection(listener) {
+      const stopConnected = api.ws.on('connected', (_socket, _payload, retry) => listener.connected(retry));
+      const stopClosed = api.ws.on('closed', () => listener.closed());
+      return () => {
+        stopConnected();
+        stopClosed();
+      };
+    },
   };
 }

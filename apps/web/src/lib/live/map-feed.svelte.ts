@@ -1,30 +1,28 @@
 import type { MapStore } from '../map/map-store.svelte.ts';
 import type { MapEventSource } from './event-source.ts';
 
-/** The state of a map's live feed, shown in the workspace's status bar. */
-export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'closed';
-
-/** Options of {@link MapFeed}. */
-export interface MapFeedOptions {
-  /** First wait before resubscribing after a drop; doubles up to `maxDelayMs`. */
-  retryDelayMs?: number;
-  maxDelayMs?: number;
-}
+/**
+ * The state of a map's live feed, shown in the workspace's status bar: `failed` when the source gave
+ * up (its retries ran out, or the server refused the subscription) and only a reload reconnects.
+ */
+export type FeedState = 'connecting' | 'live' | 'reconnecting' | 'failed' | 'closed';
 
 /**
  * Keeps a {@link MapStore} in step with the server: subscribes to the map's events after the store's
- * `lastSeq`; when the socket drops (or an event would leave a gap) it subscribes again after the store's
- * `lastSeq` at that moment, so nothing is lost and nothing is applied twice.
+ * `lastSeq`. Reconnecting after a drop is the source's job (graphql-ws, with its backoff); each time it
+ * sends the subscription again it reads the store's `lastSeq` at that moment, so nothing is lost and
+ * nothing is applied twice. An event that would leave a gap, or a stream the server ended while the map
+ * still exists, makes the feed subscribe again from the store's `lastSeq`.
  */
 export class MapFeed {
   state = $state<FeedState>('connecting');
-  /** How many times the feed resubscribed after a drop. */
+  /** How many times the feed resumed: reconnects after a drop and resubscriptions. */
   resumes = $state(0);
+  /** Why the feed failed, when it did. */
+  error = $state<string | null>(null);
 
   #unsubscribe: (() => void) | null = null;
-  #stopConnected: (() => void) | null = null;
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  #delay: number;
+  #stopConnection: (() => void) | null = null;
   #stopped = false;
   #generation = 0;
 
@@ -32,17 +30,20 @@ export class MapFeed {
     private readonly store: MapStore,
     private readonly source: MapEventSource,
     private readonly mapId: string,
-    private readonly options: MapFeedOptions = {},
-  ) {
-    this.#delay = options.retryDelayMs ?? 250;
-  }
+  ) {}
 
   /** Starts following the map. */
   start(): void {
     this.#stopped = false;
-    this.#stopConnected = this.source.onConnected(() => {
-      if (!this.#stopped) this.state = 'live';
-      this.#delay = this.options.retryDelayMs ?? 250;
+    this.#stopConnection = this.source.onConnection({
+      connected: (retry) => {
+        if (this.#stopped || this.state === 'failed') return;
+        this.state = 'live';
+        if (retry) this.resumes += 1;
+      },
+      closed: () => {
+        if (!this.#stopped && this.state !== 'failed') this.state = 'reconnecting';
+      },
     });
     this.#subscribe();
   }
@@ -51,25 +52,30 @@ export class MapFeed {
   stop(): void {
     this.#stopped = true;
     this.state = 'closed';
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#stopConnected?.();
+    this.#stopConnection?.();
+    this.#stopConnection = null;
     this.#drop();
   }
 
   #subscribe(): void {
     const generation = ++this.#generation;
     const current = () => generation === this.#generation && !this.#stopped;
-    this.#unsubscribe = this.source.subscribe(this.mapId, this.store.lastSeq, {
+    this.#unsubscribe = this.source.subscribe(this.mapId, () => this.store.lastSeq, {
       next: (event) => {
         if (!current()) return;
         this.state = 'live';
-        if (this.store.apply(event) === 'gap') this.#resume();
+        if (this.store.apply(event) === 'gap') this.#resubscribe();
       },
-      error: () => current() && this.#resume(),
+      error: (error) => {
+        if (!current()) return;
+        this.#drop();
+        this.state = 'failed';
+        this.error = describeFailure(error);
+      },
       complete: () => {
         if (!current()) return;
         if (this.store.deleted) this.stop();
-        else this.#resume();
+        else this.#resubscribe();
       },
     });
   }
@@ -81,16 +87,18 @@ export class MapFeed {
     unsubscribe?.();
   }
 
-  #resume(): void {
+  #resubscribe(): void {
     this.#drop();
-    this.state = 'reconnecting';
-    const delay = this.#delay;
-    this.#delay = Math.min(this.options.maxDelayMs ?? 4000, this.#delay * 2);
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      if (this.#stopped) return;
-      this.resumes += 1;
-      this.#subscribe();
-    }, delay);
+    this.resumes += 1;
+    this.#subscribe();
   }
+}
+
+/** A readable reason from what the source failed with: an Error, a socket close event, or anything else. */
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const close = error as { code?: unknown; reason?: unknown } | null;
+  if (typeof close?.code === 'number')
+    return `connection closed (${close.code}${close.reason ? `: ${close.reason}` : ''})`;
+  return String(error);
 }

@@ -1,11 +1,10 @@
-import type { MapEvent } from '../api/map-event.ts';
-import type { NodeDetailRecord } from '../api/types.ts';
+import type { MapEvent, NodeDetail } from '../api/results.ts';
 
 /** Events that change a node's panel details (messages and context), not the tree. */
 export type DetailEvent = Extract<MapEvent, { __typename: 'MessagePosted' | 'ContextUpdated' | 'ConversationCleared' }>;
 
 /** A node's details after a message, context or clearing event; idempotent (ids are not added twice). */
-export function applyToDetail(detail: NodeDetailRecord, event: DetailEvent): NodeDetailRecord {
+export function applyToDetail(detail: NodeDetail, event: DetailEvent): NodeDetail {
   switch (event.__typename) {
     case 'MessagePosted': {
       const { message } = event;

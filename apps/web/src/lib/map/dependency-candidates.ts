@@ -1,4 +1,5 @@
-import type { DependencyRecord, NodeRecord } from '../api/types.ts';
+import { ancestorIds, subtreeIds } from '@thinkingmap/map-graph';
+import type { MapDependency, MapNode } from '../api/results.ts';
 
 /**
  * The nodes `nodeId` could be made to wait for: not itself, not an ancestor or descendant (the server
@@ -7,24 +8,15 @@ import type { DependencyRecord, NodeRecord } from '../api/types.ts';
  */
 export function dependencyCandidates(
   nodeId: string,
-  nodes: Record<string, NodeRecord>,
-  dependencies: readonly DependencyRecord[],
+  nodes: Record<string, MapNode>,
+  dependencies: readonly MapDependency[],
   search = '',
-): NodeRecord[] {
-  const excluded = new Set<string>([nodeId]);
-  for (let id = nodes[nodeId]?.parentId; id; id = nodes[id]?.parentId) excluded.add(id);
-  const children = new Map<string, string[]>();
-  for (const node of Object.values(nodes))
-    if (node.parentId) children.set(node.parentId, [...(children.get(node.parentId) ?? []), node.id]);
-  const stack = [...(children.get(nodeId) ?? [])];
-  while (stack.length) {
-    const id = stack.pop()!;
-    excluded.add(id);
-    stack.push(...(children.get(id) ?? []));
-  }
+): MapNode[] {
+  const all = Object.values(nodes);
+  const excluded = new Set([...subtreeIds(all, nodeId), ...ancestorIds(all, nodeId)]);
   for (const dep of dependencies) if (dep.nodeId === nodeId) excluded.add(dep.dependsOnId);
   const needle = search.trim().toLowerCase();
-  return Object.values(nodes)
+  return all
     .filter((node) => !excluded.has(node.id) && (!needle || node.question.toLowerCase().includes(needle)))
     .sort((a, b) => a.question.localeCompare(b.question));
 }

@@ -1,16 +1,15 @@
 import { AgentActivity } from '../agents/agent-activity.svelte.ts';
-import type { MapEvent } from '../api/map-event.ts';
-import type { DependencyRecord, MapRecord, NodeDetailRecord, NodeRecord } from '../api/types.ts';
+import type { MapDependency, MapEvent, MapFields, MapNode, NodeDetail } from '../api/results.ts';
 import { applyToDetail } from './apply-to-detail.ts';
 
-/** A map as the WORKSPACE_MAP query returns it. */
-export interface MapSnapshot extends MapRecord {
-  nodes: NodeRecord[];
-  dependencies: DependencyRecord[];
-}
+/** A map with its nodes and dependencies, as the WORKSPACE_MAP query returns it. */
+export type MapSnapshot = MapFields & { nodes: readonly MapNode[]; dependencies: readonly MapDependency[] };
 
 /** What {@link MapStore.apply} did with an event. */
 export type ApplyOutcome = 'applied' | 'duplicate' | 'gap';
+
+/** Told of each applied event, with the node it changed as it was before (for node events). */
+export type AppliedListener = (event: MapEvent, before: MapNode | undefined) => void;
 
 /**
  * One map in the browser: its fields, nodes, dependencies and the panels' node details, kept current by
@@ -18,10 +17,10 @@ export type ApplyOutcome = 'applied' | 'duplicate' | 'gap';
  * may repeat them); an event beyond `lastSeq + 1` is a gap and is not applied.
  */
 export class MapStore {
-  map = $state.raw<MapRecord | null>(null);
-  nodes = $state.raw<Record<string, NodeRecord>>({});
-  dependencies = $state.raw<Record<string, DependencyRecord>>({});
-  details = $state.raw<Record<string, NodeDetailRecord>>({});
+  map = $state.raw<MapFields | null>(null);
+  nodes = $state.raw<Record<string, MapNode>>({});
+  dependencies = $state.raw<Record<string, MapDependency>>({});
+  details = $state.raw<Record<string, NodeDetail>>({});
   lastSeq = $state(0);
   /** The sequence number the snapshot was loaded at. */
   loadedSeq = $state(0);
@@ -30,6 +29,13 @@ export class MapStore {
   readonly agents = new AgentActivity();
   /** Events applied since loading (tests and the status bar read it). */
   appliedCount = $state(0);
+  #listeners = new Set<AppliedListener>();
+
+  /** Listens to every applied event; returns the function that stops listening. */
+  listen(listener: AppliedListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
 
   /** Replaces everything with a freshly loaded snapshot. */
   load(snapshot: MapSnapshot): void {
@@ -48,15 +54,17 @@ export class MapStore {
   apply(event: MapEvent): ApplyOutcome {
     if (event.seq <= this.lastSeq) return 'duplicate';
     if (event.seq > this.lastSeq + 1) return 'gap';
+    const before = 'node' in event && event.node ? this.nodes[event.node.id] : undefined;
     this.#applyChange(event);
     this.lastSeq = event.seq;
     if (this.map) this.map = { ...this.map, lastSeq: event.seq };
     this.appliedCount += 1;
+    for (const listener of this.#listeners) listener(event, before);
     return 'applied';
   }
 
   /** Puts a node the API returned (a mutation's result), unless a newer version is already here. */
-  upsertNode(node: NodeRecord): void {
+  upsertNode(node: MapNode): void {
     const current = this.nodes[node.id];
     if (current && current.version > node.version) return;
     this.nodes = { ...this.nodes, [node.id]: { ...current, ...node } };
@@ -65,23 +73,23 @@ export class MapStore {
   }
 
   /** Adds a dependency the API returned (idempotent). */
-  upsertDependency(dep: DependencyRecord): void {
+  upsertDependency(dep: MapDependency): void {
     this.dependencies = { ...this.dependencies, [dep.id]: dep };
   }
 
   /** Keeps a node's panel details (from the NODE query); later events keep them current. */
-  setDetail(detail: NodeDetailRecord): void {
+  setDetail(detail: NodeDetail): void {
     this.details = { ...this.details, [detail.id]: detail };
     this.upsertNode(detail);
   }
 
   /** The dependencies of `nodeId` (what it waits for). */
-  dependenciesOf(nodeId: string): DependencyRecord[] {
+  dependenciesOf(nodeId: string): MapDependency[] {
     return Object.values(this.dependencies).filter((dep) => dep.nodeId === nodeId);
   }
 
   /** The dependencies on `nodeId` (what waits for it). */
-  dependentsOf(nodeId: string): DependencyRecord[] {
+  dependentsOf(nodeId: string): MapDependency[] {
     return Object.values(this.dependencies).filter((dep) => dep.dependsOnId === nodeId);
   }
 
@@ -90,6 +98,7 @@ export class MapStore {
       case 'NodeCreated':
       case 'NodeUpdated':
       case 'NodeConcluded':
+      case 'NodeStale':
         this.upsertNode(event.node);
         return;
       case 'NodeDeleted': {
@@ -105,7 +114,7 @@ export class MapStore {
         return;
       }
       case 'DependencyAdded':
-        this.upsertDependency({ id: event.dependency.id, nodeId: event.nodeId, dependsOnId: event.dependsOnId });
+        this.upsertDependency(event.dependency);
         return;
       case 'DependencyRemoved': {
         const { [event.dependency.id]: _removed, ...rest } = this.dependencies;

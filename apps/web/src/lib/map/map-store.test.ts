@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MapEvent } from '../api/map-event.ts';
-import type { NodeDetailRecord } from '../api/types.ts';
-import { aMap, aNode, nodeCreated } from '../testing/fixtures.ts';
+import type { MapEvent } from '../api/results.ts';
+import { aMap, aNode, aNodeDetail, nodeCreated } from '../testing/fixtures.ts';
 import { MapStore } from './map-store.svelte.ts';
 
 function loadedStore() {
@@ -53,12 +52,27 @@ describe('MapStore', () => {
       at,
       nodeId: 'a',
       dependsOnId: 'b',
-      dependency: { id: 'd1' },
+      dependency: { id: 'd1', nodeId: 'a', dependsOnId: 'b' },
     });
     expect(store.dependenciesOf('a')).toHaveLength(1);
     store.apply({ __typename: 'NodeDeleted', mapId: 'm1', seq: 6, at, nodeIds: ['b'], dependencyIds: ['d1'] });
     expect(store.nodes.b).toBeUndefined();
     expect(store.dependenciesOf('a')).toHaveLength(0);
+  });
+
+  it('should mark a node stale from its NodeStale event, and current again when it is concluded', () => {
+    const store = loadedStore();
+    const concluded = aNode({ id: 'root', status: 'COMPLETED', conclusion: 'Yes.', version: 2 });
+    store.apply({ __typename: 'NodeConcluded', mapId: 'm1', seq: 4, at, node: concluded });
+    const stale = { ...concluded, staleReason: 'CHILD_ADDED' as const, staleSourceQuestion: 'Rent?', staleSince: at };
+    expect(store.apply({ __typename: 'NodeStale', mapId: 'm1', seq: 5, at, node: stale })).toBe('applied');
+    expect(store.nodes.root).toMatchObject({
+      staleReason: 'CHILD_ADDED',
+      staleSourceQuestion: 'Rent?',
+      conclusion: 'Yes.',
+    });
+    store.apply({ __typename: 'NodeConcluded', mapId: 'm1', seq: 6, at, node: { ...concluded, version: 3 } });
+    expect(store.nodes.root?.staleReason).toBeNull();
   });
 
   it('should not let an older mutation result overwrite a newer version from an event', () => {
@@ -77,16 +91,16 @@ describe('MapStore', () => {
 
   it('should add a posted message to the open panel once, however often it arrives', () => {
     const store = loadedStore();
-    const detail: NodeDetailRecord = {
-      ...aNode({ id: 'a', parentId: 'root' }),
-      readiness: { ready: true, blockedReason: null, openDependencies: [] },
-      contextItems: [],
-      conversations: [
-        { id: 'c-dec', kind: 'DECOMPOSE', messages: [] },
-        { id: 'c-con', kind: 'CONCLUDE', messages: [] },
-      ],
-    };
-    store.setDetail(detail);
+    store.setDetail(
+      aNodeDetail({
+        id: 'a',
+        parentId: 'root',
+        conversations: [
+          { id: 'c-dec', kind: 'DECOMPOSE', messages: [] },
+          { id: 'c-con', kind: 'CONCLUDE', messages: [] },
+        ],
+      }),
+    );
     const message = {
       id: 'msg1',
       conversationId: 'c-dec',
@@ -101,7 +115,7 @@ describe('MapStore', () => {
     store.apply(event);
     // The NODE query may already have returned the message: applying it to details again must not duplicate it.
     store.setDetail({ ...store.details.a!, conversations: store.details.a!.conversations });
-    store.apply({ ...event, seq: 5 } as MapEvent);
+    store.apply({ ...event, seq: 5 });
     expect(store.details.a?.conversations[0]?.messages.map((m) => m.id)).toEqual(['msg1']);
     store.apply({
       __typename: 'ConversationCleared',
@@ -117,13 +131,8 @@ describe('MapStore', () => {
 
   it('should add and remove context items of the open panel', () => {
     const store = loadedStore();
-    store.setDetail({
-      ...aNode({ id: 'a' }),
-      readiness: { ready: true, blockedReason: null, openDependencies: [] },
-      contextItems: [],
-      conversations: [],
-    });
-    const item = { id: 'ctx1', title: 'Rent', content: '3k' };
+    store.setDetail(aNodeDetail({ id: 'a' }));
+    const item = { id: 'ctx1', title: 'Rent', content: '3k', createdAt: at };
     store.apply({ __typename: 'ContextUpdated', mapId: 'm1', seq: 4, at, nodeId: 'a', action: 'ADDED', item });
     expect(store.details.a?.contextItems).toEqual([item]);
     store.apply({ __typename: 'ContextUpdated', mapId: 'm1', seq: 5, at, nodeId: 'a', action: 'REMOVED', item });

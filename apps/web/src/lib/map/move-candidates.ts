@@ -1,11 +1,11 @@
-import type { NodeRecord } from '../api/types.ts';
+import type { MapNode } from '../api/results.ts';
 
 /**
  * The nodes `nodeId` could be moved under: any other node but its present parent, filtered by `search`
  * (case-insensitive). Its own descendants stay in the list: the server refuses those moves with a reason,
  * so the person sees why rather than wondering where a node went.
  */
-export function moveCandidates(nodeId: string, nodes: Record<string, NodeRecord>, search = ''): NodeRecord[] {
+export function moveCandidates(nodeId: string, nodes: Record<string, MapNode>, search = ''): MapNode[] {
   const parentId = nodes[nodeId]?.parentId;
   const needle = search.trim().toLowerCase();
   return Object.values(nodes)

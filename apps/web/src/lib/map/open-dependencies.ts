@@ -1,30 +1,40 @@
-import type { DependencyRecord, Language, NodeRecord } from '../api/types.ts';
+import { readiness } from '@thinkingmap/map-graph';
+import type { Language, MapDependency, MapNode } from '../api/results.ts';
 
-/** The nodes `nodeId` still waits for: its dependencies that are not concluded yet. */
+/** The nodes `nodeId` still waits for: its dependencies that are not concluded yet (map-graph's readiness). */
 export function openDependencies(
   nodeId: string,
-  nodes: Record<string, NodeRecord>,
-  dependencies: Iterable<DependencyRecord>,
-): NodeRecord[] {
-  const open: NodeRecord[] = [];
-  for (const dep of dependencies) {
-    if (dep.nodeId !== nodeId) continue;
-    const target = nodes[dep.dependsOnId];
-    if (target && target.status !== 'COMPLETED') open.push(target);
-  }
-  return open;
+  nodes: Record<string, MapNode>,
+  dependencies: Iterable<MapDependency>,
+): MapNode[] {
+  return waitingFor(nodes, dependencies).get(nodeId) ?? [];
 }
 
 /** For every node that waits, the questions of its dependencies that are not concluded yet, in map order. */
 export function waitingQuestions(
-  nodes: Record<string, NodeRecord>,
-  dependencies: Iterable<DependencyRecord>,
+  nodes: Record<string, MapNode>,
+  dependencies: Iterable<MapDependency>,
 ): Map<string, string[]> {
   const waiting = new Map<string, string[]>();
+  for (const [nodeId, open] of waitingFor(nodes, dependencies))
+    waiting.set(
+      nodeId,
+      open.map((node) => node.question),
+    );
+  return waiting;
+}
+
+/** Each node with a dependency, and the dependencies it still waits for (none: it is ready). */
+function waitingFor(nodes: Record<string, MapNode>, dependencies: Iterable<MapDependency>): Map<string, MapNode[]> {
+  const targets = new Map<string, MapNode[]>();
   for (const dep of dependencies) {
     const target = nodes[dep.dependsOnId];
-    if (!target || target.status === 'COMPLETED') continue;
-    waiting.set(dep.nodeId, [...(waiting.get(dep.nodeId) ?? []), target.question]);
+    if (target) targets.set(dep.nodeId, [...(targets.get(dep.nodeId) ?? []), target]);
+  }
+  const waiting = new Map<string, MapNode[]>();
+  for (const [nodeId, dependsOn] of targets) {
+    const state = readiness(dependsOn);
+    if (!state.ready) waiting.set(nodeId, state.openDependencies);
   }
   return waiting;
 }

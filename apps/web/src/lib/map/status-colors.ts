@@ -1,4 +1,5 @@
-import type { NodeStatus } from '../api/types.ts';
+import type { NodeStatus } from '../api/results.ts';
+import type { IconName } from '../components/Icon.svelte';
 
 /** Colours of a status: the card's accent, its soft background and readable text on that background. */
 export interface StatusColors {
@@ -16,4 +17,15 @@ export const STATUS_COLORS: Record<NodeStatus, StatusColors> = {
   WAITING: { accent: '#9333ea', soft: '#f3e8ff', text: '#6b21a8' },
   COMPLETED: { accent: '#059669', soft: '#d1fae5', text: '#065f46' },
   FAILED: { accent: '#e11d48', soft: '#ffe4e6', text: '#9f1239' },
+};
+
+/** One shape per status, so a status reads at a glance without relying on colour alone. */
+export const STATUS_ICONS: Record<NodeStatus, IconName> = {
+  PENDING: 'circle',
+  READY: 'play',
+  BLOCKED: 'pause',
+  RUNNING: 'spinner',
+  WAITING: 'question',
+  COMPLETED: 'check',
+  FAILED: 'alert',
 };

@@ -1,10 +1,10 @@
-import type { DependencyRecord, NodeRecord } from '../api/types.ts';
+import type { MapDependency, MapNode } from '../api/results.ts';
 
 /**
  * A string that changes exactly when the tree layout would: nodes added, removed or moved, sibling order,
  * divergent levels, dependencies. Content edits (question, status, conclusion) leave it unchanged.
  */
-export function structureKey(nodes: readonly NodeRecord[], dependencies: readonly DependencyRecord[]): string {
+export function structureKey(nodes: readonly MapNode[], dependencies: readonly MapDependency[]): string {
   let key = '';
   for (const node of nodes) key += `${node.id}<${node.parentId ?? ''}#${node.position}@${node.divergentLevel ?? ''};`;
   key += '|';

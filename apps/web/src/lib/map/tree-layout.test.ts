@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aNode } from '../testing/fixtures.ts';
-import { exitPoint, layoutTree, NODE_HEIGHT, NODE_WIDTH } from './tree-layout.ts';
+import { layoutTree, NODE_HEIGHT, NODE_WIDTH } from './tree-layout.ts';
 
 const tree = [
   aNode({ id: 'root' }),
@@ -43,7 +43,7 @@ describe('layoutTree', () => {
     const layout = layoutTree(tree, [{ id: 'd1', nodeId: 'b', dependsOnId: 'a2' }]);
     expect(layout.treeEdges.map((e) => `${e.from}>${e.to}`).sort()).toEqual(['a>a1', 'a>a2', 'root>a', 'root>b']);
     expect(layout.dependencyEdges).toEqual([expect.objectContaining({ from: 'a2', to: 'b' })]);
-    expect(layout.dependencyEdges[0]!.path).toMatch(/^M[\d.-]+,[\d.-]+ Q/);
+    expect(layout.dependencyEdges[0]!.path).toMatch(/^M[\d.-]+,[\d.-]+ L/);
   });
 
   it('should skip dependencies on nodes that are not in the map', () => {
@@ -73,9 +73,16 @@ describe('layoutTree', () => {
     expect(layout.placed.map((p) => p.depth)).toEqual([0, 0]);
   });
 
-  it('should find where a line leaves a card', () => {
-    const [x, y] = exitPoint({ x: 0, y: 0 }, NODE_WIDTH / 2 + 1000, NODE_HEIGHT / 2);
-    expect(x).toBeCloseTo(NODE_WIDTH);
-    expect(y).toBeCloseTo(NODE_HEIGHT / 2);
+  it('should place proposed children as ghost cards after the real ones', () => {
+    const layout = layoutTree(tree, [], [{ id: 'ghost:1', parentId: 'b' }]);
+    const ghost = layout.byId.get('ghost:1')!;
+    expect(ghost).toMatchObject({ ghost: true, parentId: 'b', depth: 2 });
+    expect(layout.treeEdges.map((e) => `${e.from}>${e.to}`)).toContain('b>ghost:1');
+  });
+
+  it('should route a line between two cards on request, and none for a card it does not show', () => {
+    const layout = layoutTree(tree, []);
+    expect(layout.route('a2', 'b')?.path).toMatch(/^M/);
+    expect(layout.route('a2', 'gone')).toBeNull();
   });
 });

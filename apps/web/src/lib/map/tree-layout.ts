@@ -1,19 +1,28 @@
 import { hierarchy, tree } from 'd3-hierarchy';
-import type { DependencyRecord, NodeRecord } from '../api/types.ts';
+import type { MapDependency, MapNode } from '../api/results.ts';
+import { type CardBox, type Columns, columnsOf, type Route, routeDependency } from './dependency-route.ts';
 import { buildTreeStructure } from './tree-structure.ts';
 
 /** Size of a node's card and the gaps between cards, in map units. */
 export const NODE_WIDTH = 232;
-export const NODE_HEIGHT = 70;
+export const NODE_HEIGHT = 74;
 const ROW_GAP = 18;
-const COLUMN_GAP = 84;
+export const COLUMN_GAP = 84;
 
-/** A node placed on the map (x, y: top-left of its card). */
-export interface PlacedNode {
-  node: NodeRecord;
-  x: number;
-  y: number;
-  depth: number;
+/** A proposed child drawn as a ghost card until the person approves or rejects the proposal. */
+export interface GhostChild {
+  id: string;
+  parentId: string;
+}
+
+/** A card placed on the map (x, y: its top-left corner). */
+export interface PlacedNode extends CardBox {
+  id: string;
+  parentId: string | null;
+  /** The node's divergent level, for the level bands. */
+  level: number | null;
+  /** A proposed child, not (yet) a node of the map. */
+  ghost: boolean;
 }
 
 /** An edge drawn as an SVG path. */
@@ -38,56 +47,83 @@ export interface TreeLayout {
   placed: PlacedNode[];
   byId: Map<string, PlacedNode>;
   treeEdges: LaidOutEdge[];
+  /** Dependencies: `from` is the node waited for, `to` the node that waits. */
   dependencyEdges: LaidOutEdge[];
   levels: LevelBand[];
   bounds: { x: number; y: number; width: number; height: number };
+  /** Routes a line between two placed cards around the others (for a refused dependency). */
+  route(fromId: string, toId: string): Route | null;
 }
 
 interface Datum {
-  node: NodeRecord | null;
+  id: string | null;
+  parentId: string | null;
+  level: number | null;
+  ghost: boolean;
   children: Datum[];
 }
 
 /**
- * Lays the map out as a tidy tree growing left to right (d3-hierarchy's Reingold–Tilford layout), then
- * routes dependency edges between the placed cards and finds the bands of divergent levels.
+ * Lays the shown nodes out as a tidy tree growing left to right (d3-hierarchy's Reingold–Tilford layout), with
+ * proposed children as ghost cards after their parent's children; routes each dependency through the free
+ * space between cards, and finds the bands of divergent levels.
  */
-export function layoutTree(nodes: Iterable<NodeRecord>, dependencies: Iterable<DependencyRecord>): TreeLayout {
+export function layoutTree(
+  nodes: readonly MapNode[],
+  dependencies: Iterable<MapDependency>,
+  ghosts: readonly GhostChild[] = [],
+): TreeLayout {
   const structure = buildTreeStructure(nodes);
-  const toDatum = (node: NodeRecord): Datum => ({
-    node,
-    children: (structure.childrenOf.get(node.id) ?? []).map(toDatum),
+  const ghostsOf = new Map<string, GhostChild[]>();
+  for (const ghost of ghosts) ghostsOf.set(ghost.parentId, [...(ghostsOf.get(ghost.parentId) ?? []), ghost]);
+  const toDatum = (node: MapNode): Datum => ({
+    id: node.id,
+    parentId: node.parentId,
+    level: node.divergentLevel ?? null,
+    ghost: false,
+    children: [
+      ...(structure.childrenOf.get(node.id) ?? []).map(toDatum),
+      ...(ghostsOf.get(node.id) ?? []).map((g) => ({
+        id: g.id,
+        parentId: g.parentId,
+        level: null,
+        ghost: true,
+        children: [],
+      })),
+    ],
   });
-  const top: Datum = { node: null, children: structure.roots.map(toDatum) };
+  const top: Datum = { id: null, parentId: null, level: null, ghost: false, children: structure.roots.map(toDatum) };
   const root = tree<Datum>()
     .nodeSize([NODE_HEIGHT + ROW_GAP, NODE_WIDTH + COLUMN_GAP])
     .separation((a, b) => (a.parent === b.parent ? 1 : 1.25))(hierarchy(top, (d) => d.children));
 
   const placed: PlacedNode[] = [];
   const byId = new Map<string, PlacedNode>();
-  const treeEdges: LaidOutEdge[] = [];
   for (const item of root.descendants()) {
-    if (!item.data.node) continue;
+    const { id, parentId, level, ghost } = item.data;
+    if (id === null) continue;
     const depth = item.depth - 1;
     const place: PlacedNode = {
-      node: item.data.node,
+      id,
+      parentId: item.parent?.data.id ?? (parentId && byId.has(parentId) ? parentId : null),
+      level,
+      ghost,
+      depth,
       x: depth * (NODE_WIDTH + COLUMN_GAP),
       y: item.x - NODE_HEIGHT / 2,
-      depth,
+      width: NODE_WIDTH,
+      height: NODE_HEIGHT,
     };
     placed.push(place);
-    byId.set(place.node.id, place);
+    byId.set(id, place);
   }
+  const treeEdges: LaidOutEdge[] = [];
   for (const place of placed) {
-    const parent = place.node.parentId ? byId.get(place.node.parentId) : undefined;
+    const parent = place.parentId ? byId.get(place.parentId) : undefined;
     if (parent)
-      treeEdges.push({
-        id: `t-${place.node.id}`,
-        from: parent.node.id,
-        to: place.node.id,
-        path: childEdgePath(parent, place),
-      });
+      treeEdges.push({ id: `t-${place.id}`, from: parent.id, to: place.id, path: childEdgePath(parent, place) });
   }
+  const columns = columnsOf(placed, COLUMN_GAP);
   const dependencyEdges: LaidOutEdge[] = [];
   for (const dep of dependencies) {
     const from = byId.get(dep.dependsOnId);
@@ -95,12 +131,26 @@ export function layoutTree(nodes: Iterable<NodeRecord>, dependencies: Iterable<D
     if (from && to)
       dependencyEdges.push({
         id: `d-${dep.id}`,
-        from: from.node.id,
-        to: to.node.id,
-        path: dependencyEdgePath(from, to),
+        from: from.id,
+        to: to.id,
+        path: routeDependency(from, to, columns, dependencyEdges.length).path,
       });
   }
-  return { placed, byId, treeEdges, dependencyEdges, levels: levelBands(placed), bounds: boundsOf(placed) };
+  return {
+    placed,
+    byId,
+    treeEdges,
+    dependencyEdges,
+    levels: levelBands(placed),
+    bounds: boundsOf(placed),
+    route: (fromId, toId) => routeBetween(byId, columns, fromId, toId),
+  };
+}
+
+function routeBetween(byId: Map<string, PlacedNode>, columns: Columns, fromId: string, toId: string): Route | null {
+  const from = byId.get(fromId);
+  const to = byId.get(toId);
+  return from && to ? routeDependency(from, to, columns, 3) : null;
 }
 
 function childEdgePath(parent: PlacedNode, child: PlacedNode): string {
@@ -112,56 +162,11 @@ function childEdgePath(parent: PlacedNode, child: PlacedNode): string {
   return `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`;
 }
 
-/** Where the line from a card's centre towards (px, py) leaves the card. */
-export function exitPoint(place: { x: number; y: number }, px: number, py: number): [number, number] {
-  const cx = place.x + NODE_WIDTH / 2;
-  const cy = place.y + NODE_HEIGHT / 2;
-  const dx = px - cx;
-  const dy = py - cy;
-  if (dx === 0 && dy === 0) return [cx, cy];
-  const t = Math.min(
-    dx === 0 ? Infinity : NODE_WIDTH / 2 / Math.abs(dx),
-    dy === 0 ? Infinity : NODE_HEIGHT / 2 / Math.abs(dy),
-  );
-  return [cx + dx * t, cy + dy * t];
-}
-
-function dependencyEdgePath(from: PlacedNode, to: PlacedNode): string {
-  if (Math.abs(from.x - to.x) < NODE_WIDTH) return sameColumnPath(from, to);
-  const fx = from.x + NODE_WIDTH / 2;
-  const fy = from.y + NODE_HEIGHT / 2;
-  const tx = to.x + NODE_WIDTH / 2;
-  const ty = to.y + NODE_HEIGHT / 2;
-  const length = Math.hypot(tx - fx, ty - fy) || 1;
-  // Bend sideways so a dependency never hides under a parent–child edge.
-  const bend = Math.min(120, 30 + length / 5);
-  const cx = (fx + tx) / 2 + ((ty - fy) / length) * bend;
-  const cy = (fy + ty) / 2 - ((tx - fx) / length) * bend;
-  const [sx, sy] = exitPoint(from, cx, cy);
-  const [ex, ey] = exitPoint(to, cx, cy);
-  return `M${round(sx)},${round(sy)} Q${round(cx)},${round(cy)} ${round(ex)},${round(ey)}`;
-}
-
-/** Cards in one column: loop out on their right so the curve never hides between them. */
-function sameColumnPath(from: PlacedNode, to: PlacedNode): string {
-  const fx = from.x + NODE_WIDTH;
-  const fy = from.y + NODE_HEIGHT / 2 + (to.y > from.y ? 8 : -8);
-  const tx = to.x + NODE_WIDTH;
-  const ty = to.y + NODE_HEIGHT / 2 + (to.y > from.y ? -8 : 8);
-  const reach = 36 + Math.min(120, Math.abs(ty - fy) * 0.3);
-  return `M${round(fx)},${round(fy)} C${round(fx + reach)},${round(fy)} ${round(tx + reach)},${round(ty)} ${round(tx + 2)},${round(ty)}`;
-}
-
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
-}
-
 function levelBands(placed: PlacedNode[]): LevelBand[] {
   const byLevel = new Map<number, PlacedNode[]>();
   for (const place of placed) {
-    const level = place.node.divergentLevel;
-    if (level === null || level === undefined) continue;
-    byLevel.set(level, [...(byLevel.get(level) ?? []), place]);
+    if (place.level === null) continue;
+    byLevel.set(place.level, [...(byLevel.get(place.level) ?? []), place]);
   }
   const pad = 14;
   return [...byLevel.entries()]
@@ -178,7 +183,8 @@ function levelBands(placed: PlacedNode[]): LevelBand[] {
     });
 }
 
-function boundsOf(placed: PlacedNode[]): TreeLayout['bounds'] {
+/** The smallest box around every placed card. */
+export function boundsOf(placed: readonly { x: number; y: number }[]): TreeLayout['bounds'] {
   if (!placed.length) return { x: 0, y: 0, width: 0, height: 0 };
   let minX = Infinity;
   let minY = Infinity;

@@ -35,6 +35,11 @@ describe('navigateTree', () => {
     expect(navigateTree([], null, 'Home')).toBeNull();
   });
 
+  it('should skip ghost cards', () => {
+    const withGhost = layoutTree([aNode({ id: 'root' })], [], [{ id: 'g', parentId: 'root' }]).placed;
+    expect(navigateTree(withGhost, 'root', 'ArrowRight')).toBeNull();
+  });
+
   it('should jump to the last node of the deepest column with End', () => {
     expect(navigateTree(placed, 'root', 'End')).toBe('b1');
   });

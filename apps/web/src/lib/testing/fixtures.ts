@@ -1,8 +1,7 @@
-import type { MapEvent } from '../api/map-event.ts';
-import type { MapRecord, NodeRecord } from '../api/types.ts';
+import type { MapEvent, MapFields, MapNode, NodeDetail } from '../api/results.ts';
 
 /** A node with defaults; pass what the test is about. */
-export function aNode(overrides: Partial<NodeRecord> & { id: string }): NodeRecord {
+export function aNode(overrides: Partial<MapNode> & { id: string }): MapNode {
   return {
     mapId: 'm1',
     parentId: null,
@@ -16,13 +15,42 @@ export function aNode(overrides: Partial<NodeRecord> & { id: string }): NodeReco
     strategy: null,
     conclusion: null,
     conclusionKind: null,
+    staleReason: null,
+    staleSourceId: null,
+    staleSourceQuestion: null,
+    staleSince: null,
     version: 1,
+    createdAt: new Date(0).toISOString(),
+    updatedAt: new Date(0).toISOString(),
+    divergentLevel: null,
+    divergentRole: null,
+    completionScore: null,
+    concludedAt: null,
+    ...overrides,
+  };
+}
+
+/** A node's panel details (the NODE query's result) with defaults: empty conversations, no context. */
+export function aNodeDetail(overrides: Partial<NodeDetail> & { id: string }): NodeDetail {
+  return {
+    __typename: 'Node',
+    ...aNode(overrides),
+    parent: null,
+    children: [],
+    dependencies: [],
+    dependents: [],
+    readiness: { ready: true, blockedReason: null, openDependencies: [] },
+    contextItems: [],
+    conversations: [
+      { id: `${overrides.id}-decompose`, kind: 'DECOMPOSE', messages: [] },
+      { id: `${overrides.id}-conclude`, kind: 'CONCLUDE', messages: [] },
+    ],
     ...overrides,
   };
 }
 
 /** A map with defaults. */
-export function aMap(overrides: Partial<MapRecord> = {}): MapRecord {
+export function aMap(overrides: Partial<MapFields> = {}): MapFields {
   return {
     id: 'm1',
     title: 'A map',
@@ -40,6 +68,6 @@ export function aMap(overrides: Partial<MapRecord> = {}): MapRecord {
 }
 
 /** A NodeCreated event at `seq`. */
-export function nodeCreated(seq: number, node: NodeRecord): MapEvent {
+export function nodeCreated(seq: number, node: MapNode): MapEvent {
   return { __typename: 'NodeCreated', mapId: node.mapId, seq, at: new Date(seq * 1000).toISOString(), node };
 }

@@ -1,5 +1,5 @@
-/** Zoom limits of the tree canvas. */
-export const MIN_SCALE = 0.05;
+/** Zoom limits of the tree canvas (small enough that "fit" shows a map of thousands of nodes whole). */
+export const MIN_SCALE = 0.005;
 export const MAX_SCALE = 2.5;
 
 /** A rectangle in map units. */
@@ -32,14 +32,15 @@ export class Viewport {
 
   /** Zooms by `factor` keeping the screen point (sx, sy) over the same map point. */
   zoomAt(sx: number, sy: number, factor: number): void {
-    const k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.k * factor));
+    // Below MIN_SCALE only where "fit" put it: zooming out stops there, zooming in goes on as usual.
+    const k = Math.min(MAX_SCALE, Math.max(Math.min(MIN_SCALE, this.k), this.k * factor));
     const applied = k / this.k;
     this.x = sx - (sx - this.x) * applied;
     this.y = sy - (sy - this.y) * applied;
     this.k = k;
   }
 
-  /** Shows all of `box` inside a screen of `width` × `height`, never zooming in past 1. */
+  /** Shows all of `box` inside a screen of `width` × `height`, never zooming in past 1 (and out as far as it takes). */
   fit(box: Box, width: number, height: number, margin = 32): void {
     if (box.width <= 0 || box.height <= 0 || width <= 0 || height <= 0) {
       this.x = margin - box.x;
@@ -49,7 +50,7 @@ export class Viewport {
     }
     const k = Math.min(
       1,
-      Math.max(MIN_SCALE, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)),
+      Math.max(1e-4, Math.min((width - 2 * margin) / box.width, (height - 2 * margin) / box.height)),
     );
     this.k = k;
     this.x = (width - box.width * k) / 2 - box.x * k;
@@ -61,6 +62,17 @@ export class Viewport {
     this.k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, k));
     this.x = margin - box.x * this.k;
     this.y = height / 2 - (box.y + box.height / 2) * this.k;
+  }
+
+  /** Centres the map point (mx, my) on a screen of `width` × `height`, keeping the zoom. */
+  centerOn(mx: number, my: number, width: number, height: number): void {
+    this.x = width / 2 - mx * this.k;
+    this.y = height / 2 - my * this.k;
+  }
+
+  /** The part of the map a screen of `width` × `height` shows, in map units. */
+  visibleBox(width: number, height: number): Box {
+    return { x: -this.x / this.k, y: -this.y / this.k, width: width / this.k, height: height / this.k };
   }
 
   /** Pans the least so that `box` is visible on a screen of `width` × `height`. */

@@ -39,6 +39,19 @@ describe('Viewport', () => {
     expect(v.y).toBe(0);
   });
 
+  it('should fit a map of thousands of nodes whole, however tall', () => {
+    const v = new Viewport();
+    v.fit({ x: 0, y: 0, width: 1600, height: 160_000 }, 1000, 700);
+    expect(160_000 * v.k).toBeLessThanOrEqual(700);
+  });
+
+  it('should centre a point and say what part of the map is in view', () => {
+    const v = new Viewport();
+    v.zoomAt(0, 0, 0.5);
+    v.centerOn(400, 300, 1000, 600);
+    expect(v.visibleBox(1000, 600)).toEqual({ x: -600, y: -300, width: 2000, height: 1200 });
+  });
+
   it('should express itself as one transform', () => {
     const v = new Viewport();
     v.panBy(5, 6);

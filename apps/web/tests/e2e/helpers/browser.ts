@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 
 /** Where screenshots go (git-ignored). */
@@ -13,9 +15,29 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
 
+/** The screens the workspace is checked on: a desktop and a phone (touch, mobile viewport). */
+export const SCREENS = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 390, height: 844 },
+  smallPhone: { width: 360, height: 740 },
+  tablet: { width: 820, height: 1180 },
+} as const;
+export type ScreenName = keyof typeof SCREENS;
+
 /** A fresh browser context (its own storage, like another window of another person) with one page. */
-export async function openPage(browser: Browser, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ locale, viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+export async function openPage(
+  browser: Browser,
+  locale = 'en-US',
+  screen: ScreenName = 'desktop',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const touch = screen !== 'desktop';
+  const context = await browser.newContext({
+    locale,
+    viewport: SCREENS[screen],
+    isMobile: touch,
+    hasTouch: touch,
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
@@ -30,7 +52,64 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
 }
 
-/** The tree card of the node whose question is `question`. */
+/** The tree card of the node whose question is `question` (exactly), in either language. */
 export function card(page: Page, question: string) {
-  return page.locator(`[data-node-id][aria-label^="${question.replace(/"/g, '\\"')} —"]`);
+  return page.locator('[role=treeitem][data-node-id]').filter({
+    has: page.locator(`.question:text-is(${JSON.stringify(question)})`),
+  });
+}
+
+/** Selects a node by clicking its card and waits for its panel. */
+export async function selectNode(page: Page, question: string): Promise<void> {
+  await card(page, question).click();
+  await expect
+    .poll(() => page.getByTestId('node-panel').locator('[data-field="question"] .value').textContent())
+    .toBe(question);
+}
+
+/** The canvas's pan and zoom, read from the one transform it applies to the map. */
+export async function viewportOf(page: Page): Promise<{ x: number; y: number; k: number }> {
+  const style = (await page.getByTestId('viewport').getAttribute('style')) ?? '';
+  const [, x, y, k] = style.match(/translate\(([-\d.]+)px, ([-\d.]+)px\) scale\(([-\d.e]+)\)/) ?? [];
+  return { x: Number(x), y: Number(y), k: Number(k) };
+}
+
+/** Saves a screenshot of `page` when the test that just ran failed (in an `afterEach`). */
+export async function screenshotIfFailed(
+  page: Page | undefined,
+  task: { name: string; result?: { state?: string } },
+  prefix = 'failed',
+): Promise<void> {
+  if (page && task.result?.state === 'fail') await screenshot(page, `${prefix}-${task.name.replace(/\W+/g, '-')}`);
+}
+
+/** How far the page reaches past the right edge of the window (0: no sideways scrolling). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** A violation axe-core reports: the rule, its impact and where. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe-core in the page (WCAG 2.x A and AA rules) and returns the serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: axeSource });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<unknown> } }).axe;
+    const result = (await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    })) as {
+      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+    };
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
 }

@@ -61,6 +61,8 @@ export async function startScriptedModel() {
   const { startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
   const script = cafeScript();
   const calls = new Map<string, number>();
+  /** The next drafted conclusion stops streaming half-way until released (to watch it being written). */
+  let held: { resume: Promise<void> } | null = null;
   const server = await startOpenAiServer({
     respond: (request) => {
       const name = request.body.response_format?.json_schema?.name ?? 'text';
@@ -70,9 +72,13 @@ export async function startScriptedModel() {
         .map((m: { content?: unknown }) => String(m.content ?? ''))
         .join('\n');
       const answer = script[name]?.(prompt, n);
-      return answer
-        ? { content: JSON.stringify(answer), chunkSize: 8 }
-        : { status: 400, message: `no scripted answer for ${name}` };
+      if (!answer) return { status: 400, message: `no scripted answer for ${name}` };
+      if (name === 'conclusion_draft' && held) {
+        const { resume } = held;
+        held = null;
+        return { content: JSON.stringify(answer), chunkSize: 8, pauseAfterChars: 64, resume };
+      }
+      return { content: JSON.stringify(answer), chunkSize: 8 };
     },
   });
   const model = new OpenAiModel({
@@ -82,5 +88,14 @@ export async function startScriptedModel() {
     maxRetries: 2,
     timeoutMs: 5_000,
   });
-  return { model, close: () => server.close() };
+  return {
+    model,
+    close: () => server.close(),
+    /** Holds the next drafted conclusion half-way through its stream; call the returned function to let it finish. */
+    holdNextConclusion(): () => void {
+      let release = () => {};
+      held = { resume: new Promise<void>((resolve) => (release = resolve)) };
+      return () => release();
+    },
+  };
 }

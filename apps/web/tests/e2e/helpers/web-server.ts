@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
-import { createTestDatabase } from '@thinkingmap/db';
+import { createTestDatabase } from '@thinkingmap/db/testing';
 import WebSocket from 'ws';
 import { startScriptedModel } from './scripted-model.ts';
 
@@ -33,6 +33,8 @@ export interface WebServer {
   origin: string;
   /** A Node-side API client acting as the same local user (changes "from another place"). */
   api: ThinkingMapClient;
+  /** The scripted model's controls (holding a stream half-way). */
+  model: { holdNextConclusion(): () => void };
   /** The database, for placing what only agents can write (divergent levels). */
   db: Awaited<ReturnType<Awaited<ReturnType<typeof createTestDatabase>>['open']>>;
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startWebServer(): Promise<WebServer> {
     origin,
     api,
     db,
+    model: scripted,
     async close() {
       await api.close();
       await app.stop();

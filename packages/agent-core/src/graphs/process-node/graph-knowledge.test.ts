@@ -56,7 +56,9 @@ describe('node processing: knowledge for decomposition and conclusion', () => {
     const { store, root } = await cafeMap();
     const model = new PromptRecordingModel({ conclude: [answers.draft('Open it.')] });
     const long = { ...rent, content: 'x'.repeat(5000) };
-    const { graph } = processGraph(store, model, { knowledge: fakeKnowledge([long, long]) });
+    const { graph } = processGraph(store, model, {
+      knowledge: fakeKnowledge([long, { ...long, content: 'y'.repeat(5000) }]),
+    });
     await graph.invoke({ nodeId: root.id, intentOverride: 'CONCLUDE' }, config);
     const [prompt] = model.prompts.conclude!;
     const snippets = prompt!.split('Retrieved knowledge (quote it only where it applies):\n')[1]!;

@@ -163,6 +163,6 @@ describe('node processing: offline', () => {
     const child = processGraph(store, new OfflineModel()).graph;
     await child.invoke({ nodeId: first!.id }, { configurable: { thread_id: 'run-2' } });
     await child.invoke(reply({ action: 'accept' }), { configurable: { thread_id: 'run-2' } });
-    expect(store.nodes.get(first!.id)?.conclusion).toContain('【离线模型】');
+    expect(store.nodes.get(first!.id)?.conclusion).toContain('【离线草稿】');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isAgentError } from '../../errors/agent-error.ts';
 import type { KnowledgePort, KnowledgeResult, KnowledgeSearchAnswer } from '../../ports/knowledge-port.ts';
 
@@ -25,6 +26,15 @@ export async function searchOrNotice(
 /** The text of a result as posted in a RAG message: its title, then its content. */
 export const resultContent = (result: KnowledgeResult) =>
   result.title ? `${result.title}\n${result.content}` : result.content;
+
+/** A short key naming a result by its sources and text: the same passage found twice has the same key. */
+export function knowledgeKey(result: KnowledgeResult): string {
+  const sources = result.sources.map((s) => s.uri ?? s.title).join('|');
+  return createHash('sha1')
+    .update(`${sources}\n${resultContent(result)}`)
+    .digest('hex')
+    .slice(0, 16);
+}
 
 /** The results as numbered snippets for a prompt, cut to `limit` characters in all. */
 export function knowledgeSnippets(results: KnowledgeResult[], limit = KNOWLEDGE_PROMPT_LIMIT): string {

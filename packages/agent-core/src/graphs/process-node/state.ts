@@ -1,4 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
+import type { NodeContext } from '../../context/node-context.ts';
 import type {
   ConclusionKind,
   ConversationKind,
@@ -40,10 +41,10 @@ export const ProcessNodeState = Annotation.Root({
 
   /** The map's language. */
   language: last<Language>(() => 'en'),
-  /** Which of the node's conversations this run reads and writes (CONCLUDE once it has children). */
+  /** The conversation where exploring and clarifying post (CONCLUDE once the node has children). */
   conversation: last<ConversationKind>(() => 'DECOMPOSE'),
-  /** The node's bounded context, rendered for prompts. */
-  contextText: last<string>(() => ''),
+  /** The node's context with both its conversations; each agent reads its own view (`contextFor`). */
+  context: last<NodeContext | null>(() => null),
   facts: last<NodeFacts | null>(() => null),
   /** Why the node cannot proceed, when a dependency is open. */
   blockedReason: last<string | null>(() => null),
@@ -73,8 +74,10 @@ export const ProcessNodeState = Annotation.Root({
   clarifyAnswer: last<string | null>(() => null),
   /** Clarifying questions asked in this run (capped by `maxQuestions`). */
   questionsAsked: last<number>(() => 0),
-  /** What the search before decomposing or concluding found; the chosen tool's results join it in the prompt. */
+  /** What the search before decomposing or concluding found, with the chosen tool's results first. */
   knowledgeResults: last<KnowledgeResult[]>(() => []),
+  /** Keys of the retrieved passages this run posted (`knowledgeKey`): none is posted twice in a run. */
+  knowledgePosted: last<string[]>(() => []),
   /** Snippets retrieved for the decompose or conclude agent, bounded, added to its prompt ('' when none). */
   knowledgeText: last<string>(() => ''),
   /** Knowledge searches made in this run (capped by `maxExplorations`). */

@@ -1,5 +1,6 @@
 import { Command, INTERRUPT, isInterrupted, MemorySaver } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
+import { detectLanguage } from '../../language/detect-language.ts';
 import { OfflineModel } from '../../model/offline-model.ts';
 import { InMemoryStore } from '../../testing/in-memory-store.ts';
 import { RecordingEvents } from '../../testing/recording-events.ts';
@@ -92,6 +93,14 @@ describe('problem understanding graph', () => {
     expect(done.language).toBe('zh');
     expect(store.maps.get(map.id)?.language).toBe('zh');
     expect(store.nodes.get(done.rootNodeId!)?.question).toBe('我要不要读研究生？');
+  });
+
+  it('should write in the language the one detector reads in a mixed problem', async () => {
+    const problem = '我们 Should we migrate our backend from Python to Go';
+    const { graph, map } = setUp('offline', problem);
+    await graph.invoke({ mapId: map.id, problem }, config);
+    expect((await graph.getState(config)).values.language).toBe(detectLanguage(problem));
+    expect(detectLanguage(problem)).toBe('en');
   });
 
   it('should go on with its own restatement when the question expired', async () => {

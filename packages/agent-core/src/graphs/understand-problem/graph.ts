@@ -13,7 +13,8 @@ export { UNDERSTAND_PROBLEM_GRAPH };
 /**
  * Problem understanding: restate the problem, goal and constraints → the person confirms or corrects
  * (looping until confirmed) → record them on the map and create the root node.
- * Input: `{ mapId, problem, language? }`. Output state has `rootNodeId`.
+ * Input: `{ mapId, problem, title?, goal?, constraints?, language? }` (what the person wrote). Output state has
+ * `rootNodeId`.
  */
 export function createUnderstandProblemGraph(deps: AgentDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
   const step = <U>(name: string, fn: Step<UnderstandProblemStateType, U>) =>

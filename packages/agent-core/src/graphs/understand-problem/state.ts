@@ -17,6 +17,10 @@ export const UnderstandProblemState = Annotation.Root({
   mapId: last<string>(() => ''),
   /** The problem as the person wrote it (input). */
   problem: last<string>(() => ''),
+  /** The title, goal and constraints the person gave with it, if any (input): restated, never dropped. */
+  title: last<string>(() => ''),
+  goal: last<string>(() => ''),
+  constraints: last<string[]>(() => []),
   /** The map's language; detected from `problem` when the input leaves it null. */
   language: last<Language | null>(() => null),
   /** The latest restatement shown to the person. */

@@ -1,2 +1,4 @@
+import { AgentGraph } from '../../domain/enums.ts';
+
 /** The graph's name in events and run records. */
-export const UNDERSTAND_PROBLEM_GRAPH = 'understand-problem';
+export const UNDERSTAND_PROBLEM_GRAPH = AgentGraph.UNDERSTAND_PROBLEM;

@@ -1,6 +1,7 @@
 import { type Component, flushSync, mount, tick, unmount } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PendingQuestionRecord, RunRecord } from '../../api/agent-types.ts';
+import type { OpenQuestion, RunActivity } from '../../agents/agent-activity.svelte.ts';
+import { DecompositionDraft } from '../../agents/decomposition-draft.svelte.ts';
 import { i18n } from '../../i18n/i18n.svelte.ts';
 import AgentQuestion from './AgentQuestion.svelte';
 import DecompositionReview from './DecompositionReview.svelte';
@@ -43,14 +44,14 @@ afterEach(() => {
   i18n.setLanguage('en');
 });
 
-const clarify: PendingQuestionRecord = {
+const clarify: OpenQuestion = {
   requestId: 'q1',
   runId: 'r1',
   nodeId: 'n1',
   kind: 'clarify',
   question: 'What is your budget ceiling?',
   context: { why: 'The estimate depends on it' },
-  status: 'PENDING',
+  expiresAt: '2026-01-01T00:30:00.000Z',
 };
 
 describe('AgentQuestion', () => {
@@ -73,7 +74,9 @@ describe('AgentQuestion', () => {
     type(target.querySelector('textarea')!, 'At most 50k');
     button(target, 'Answer').click();
     await settle();
-    expect(target.querySelector('[role=alert]')?.textContent).toBe('the question expired');
+    expect(target.querySelector('[role=alert]')?.textContent?.trim()).toBe(
+      'Something went wrong: the question expired',
+    );
     expect(target.querySelector('textarea')!.value).toBe('At most 50k');
   });
 
@@ -89,7 +92,25 @@ describe('AgentQuestion', () => {
     expect(target.textContent).toContain('Open it.');
     button(target, 'Accept').click();
     await settle();
-    expect(onAccept).toHaveBeenCalled();
+    expect(onAccept).toHaveBeenCalledWith(null);
+  });
+
+  it('should let a drafted conclusion be edited in place before accepting, and say what feedback does', async () => {
+    const onAccept = vi.fn(async () => null);
+    const question = {
+      ...clarify,
+      kind: 'review-conclusion',
+      question: 'Is this conclusion right?',
+      context: { draft: { conclusion: 'Open it.' } },
+    };
+    const target = render(AgentQuestion, { question, onReply: async () => null, onAccept });
+    expect(button(target, 'Send feedback and redraft')).toBeTruthy();
+    button(target, 'Edit before accepting').click();
+    flushSync();
+    type(target.querySelector<HTMLTextAreaElement>('[data-testid="draft-editor"]')!, 'Open it next to the station.');
+    button(target, 'Accept my version').click();
+    await settle();
+    expect(onAccept).toHaveBeenCalledWith('Open it next to the station.');
   });
 
   it('should speak Chinese when the interface does', () => {
@@ -109,12 +130,13 @@ describe('DecompositionReview', () => {
   it('should approve the sub-questions as edited', async () => {
     const onApprove = vi.fn(async () => null);
     const target = render(DecompositionReview, {
-      proposal,
+      draft: new DecompositionDraft(proposal),
       rationale: 'Market first',
       onApprove,
       onReject: async () => null,
     });
-    const first = target.querySelector<HTMLInputElement>('input[aria-label="Sub-question 1"]')!;
+    expect(target.textContent).toContain('Why these: Market first');
+    const first = target.querySelector<HTMLTextAreaElement>('textarea[aria-label="Sub-question 1"]')!;
     expect(first.value).toBe('How big is the market?');
     type(first, 'How big is the local coffee market?');
     button(target, 'Approve and create').click();
@@ -127,7 +149,11 @@ describe('DecompositionReview', () => {
 
   it('should leave out a removed sub-question and what depended on it', async () => {
     const onApprove = vi.fn(async () => null);
-    const target = render(DecompositionReview, { proposal, onApprove, onReject: async () => null });
+    const target = render(DecompositionReview, {
+      draft: new DecompositionDraft(proposal),
+      onApprove,
+      onReject: async () => null,
+    });
     button(target, 'Leave out “How big is the market?”').click();
     flushSync();
     expect(target.querySelectorAll('[data-testid="proposed-sub-question"]')).toHaveLength(1);
@@ -140,18 +166,62 @@ describe('DecompositionReview', () => {
 
   it('should not approve an emptied sub-question, and reject with feedback', async () => {
     const onReject = vi.fn(async () => null);
-    const target = render(DecompositionReview, { proposal, onApprove: async () => null, onReject });
-    type(target.querySelector<HTMLInputElement>('input[aria-label="Sub-question 2"]')!, '   ');
-    expect(button(target, 'Approve and create').disabled).toBe(true);
-    type(target.querySelector<HTMLInputElement>('#proposal-feedback')!, 'Think about staff too');
+    const target = render(DecompositionReview, {
+      draft: new DecompositionDraft(proposal),
+      onApprove: async () => null,
+      onReject,
+    });
+    type(target.querySelector<HTMLTextAreaElement>('textarea[aria-label="Sub-question 2"]')!, '   ');
+    const approve = button(target, 'Approve and create');
+    expect(approve.disabled).toBe(true);
+    // The reason sits next to the disabled button and describes it.
+    const why = target.querySelector(`#${approve.getAttribute('aria-describedby')}`);
+    expect(why?.textContent).toContain('Sub-question 2 has no question.');
+    type(
+      target.querySelector<HTMLTextAreaElement>('textarea[placeholder="Feedback for another proposal"]')!,
+      'Think about staff too',
+    );
     button(target, 'Reject').click();
     await settle();
     expect(onReject).toHaveBeenCalledWith('Think about staff too', null);
   });
 
+  it('should number the needs as the list does, and let an added row wait for another', async () => {
+    const onApprove = vi.fn(async () => null);
+    const target = render(DecompositionReview, {
+      draft: new DecompositionDraft(proposal),
+      onApprove,
+      onReject: async () => null,
+    });
+    const needs = (n: number) =>
+      [...target.querySelectorAll('fieldset')].find(
+        (set) => set.querySelector('legend')?.textContent === `What sub-question ${n} needs first`,
+      )!;
+    expect(needs(2).querySelector('[aria-pressed="true"]')?.textContent?.trim()).toBe('1');
+    // 1 cannot need 2, which already needs 1.
+    expect(button(target, 'Sub-question 1 needs 2 first').disabled).toBe(true);
+    button(target, '＋ Add a sub-question').click();
+    flushSync();
+    type(target.querySelector<HTMLTextAreaElement>('textarea[aria-label="Sub-question 3"]')!, 'Who will staff it?');
+    type(target.querySelector<HTMLTextAreaElement>('textarea[aria-label="Goal of sub-question 3"]')!, 'A rota');
+    button(target, 'Sub-question 3 needs 2 first').click();
+    flushSync();
+    button(target, 'Approve and create').click();
+    await settle();
+    expect(onApprove).toHaveBeenCalledWith([
+      expect.objectContaining({ key: 'q1' }),
+      expect.objectContaining({ key: 'q2', dependsOn: ['q1'] }),
+      { key: 'new1', question: 'Who will staff it?', goal: 'A rota', dependsOn: ['q2'] },
+    ]);
+  });
+
   it('should reject with another strategy when one is chosen', async () => {
     const onReject = vi.fn(async () => null);
-    const target = render(DecompositionReview, { proposal, onApprove: async () => null, onReject });
+    const target = render(DecompositionReview, {
+      draft: new DecompositionDraft(proposal),
+      onApprove: async () => null,
+      onReject,
+    });
     const select = target.querySelector<HTMLSelectElement>('select[aria-label="Strategy for the next proposal"]')!;
     expect([...select.options].map((o) => o.value)).toEqual([
       '',
@@ -170,20 +240,24 @@ describe('DecompositionReview', () => {
 });
 
 describe('RunningStep', () => {
-  const run: RunRecord = {
+  const run: RunActivity = {
     id: 'r1',
     nodeId: 'n1',
     agent: 'process-node',
     status: 'RUNNING',
     step: 'draftConclusion',
+    lastStep: 'draftConclusion',
     text: 'About 3,000',
     error: null,
+    startedAt: null,
+    finishedAt: null,
+    tokens: null,
   };
 
   it('should say which step runs, stream its text and offer to cancel', () => {
     const onCancel = vi.fn();
     const target = render(RunningStep, { run, onCancel });
-    expect(target.textContent).toContain('Running: drafting a conclusion');
+    expect(target.textContent).toContain('The agent is drafting a conclusion…');
     expect(target.querySelector('[data-testid="streaming-text"]')?.textContent).toContain('About 3,000');
     button(target, 'Cancel run').click();
     expect(onCancel).toHaveBeenCalled();
@@ -197,7 +271,7 @@ describe('RunningStep', () => {
 });
 
 describe('UnderstandingReview', () => {
-  const question: PendingQuestionRecord = {
+  const question: OpenQuestion = {
     requestId: 'q1',
     runId: 'r1',
     nodeId: null,
@@ -206,7 +280,7 @@ describe('UnderstandingReview', () => {
     context: {
       understanding: { title: 'A café', problem: 'Should I open a café?', goal: 'Decide', constraints: ['Under 50k'] },
     },
-    status: 'PENDING',
+    expiresAt: '2026-01-01T00:30:00.000Z',
   };
 
   it('should show the restated problem and confirm or send a correction', async () => {

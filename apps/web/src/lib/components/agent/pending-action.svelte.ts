@@ -1,16 +1,21 @@
+import type { ApiError } from '../../api/api-error.ts';
+import { ShownError } from '../../api/shown-error.svelte.ts';
+
 /**
  * The state of a person's answer to an agent while it is being sent: busy while it travels, the server's
- * error message when it was refused. Shared by every review and question form.
+ * refusal when it was refused (a network failure clears itself once the connection is back). Shared by
+ * every review and question form.
  */
 export class PendingAction {
   busy = $state(false);
-  error = $state<string | null>(null);
+  readonly error = new ShownError();
 
-  /** Runs `action` (resolving with an error message, or null when accepted); true when it was accepted. */
-  async run(action: () => Promise<string | null>): Promise<boolean> {
+  /** Runs `action` (resolving with a refusal, or null when accepted); true when it was accepted. */
+  async run(action: () => Promise<ApiError | string | null>): Promise<boolean> {
     this.busy = true;
-    this.error = await action();
+    const refusal = await action();
+    this.error.set(refusal);
     this.busy = false;
-    return this.error === null;
+    return refusal === null;
   }
 }

@@ -1,11 +1,11 @@
 import { flushSync, mount, unmount } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MessageRecord } from '$lib/api/types.ts';
+import type { ConversationMessage } from '$lib/api/results.ts';
 import MessageView from './MessageView.svelte';
 
 let component: Record<string, unknown> | null = null;
 
-function render(message: MessageRecord, repliesTo: MessageRecord | null = null) {
+function render(message: ConversationMessage, repliesTo: ConversationMessage | null = null) {
   const target = document.createElement('div');
   component = mount(MessageView, { target, props: { message, repliesTo, onReply: () => {} } });
   flushSync();
@@ -17,8 +17,9 @@ afterEach(() => {
   component = null;
 });
 
-const base: MessageRecord = {
+const base: ConversationMessage = {
   id: 'm1',
+  conversationId: 'c1',
   parentId: null,
   role: 'ASSISTANT',
   kind: 'TEXT',

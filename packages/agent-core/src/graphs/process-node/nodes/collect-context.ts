@@ -1,22 +1,23 @@
-import { collectNodeContext } from '../../../context/collect-node-context.ts';
-import { formatNodeContext } from '../../../context/format-node-context.ts';
+import { boundContext } from '../../../context/bound-context.ts';
+import { buildNodeContext, readContextSources } from '../../../context/collect-node-context.ts';
+import { CONTEXT_LIMITS } from '../../../context/context-limits.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 /**
- * Marks the node RUNNING and collects its bounded context (plain code, no model). Runs again after a
- * clarifying answer or a knowledge search, so the next decision sees them.
+ * Marks the node RUNNING and collects its context with both its conversations (plain code, no model); each
+ * agent then reads its own view of it (`contextFor`). Runs again after a clarifying answer or a knowledge
+ * search, so the next decision sees them. Kept within twice one view's bound, so a checkpoint stays small.
  */
 export function collectContext(deps: AgentDeps) {
   return async (state: ProcessNodeStateType): Promise<ProcessNodeUpdate> => {
     await deps.store.setNodeStatus(state.nodeId, 'RUNNING');
-    const hood = await deps.store.readNode(state.nodeId);
-    const conversation = hood.children.length > 0 ? 'CONCLUDE' : 'DECOMPOSE';
-    const context = await collectNodeContext(deps.store, state.nodeId, conversation);
+    const { hood, tails } = await readContextSources(deps.store, state.nodeId);
+    const context = boundContext(buildNodeContext(hood, tails), 2 * CONTEXT_LIMITS.MAX_CONTEXT_CHARS);
     return {
       language: context.language,
-      conversation,
-      contextText: formatNodeContext(context),
+      conversation: hood.children.length > 0 ? 'CONCLUDE' : 'DECOMPOSE',
+      context,
       facts: {
         mapId: hood.map.id,
         question: hood.node.question,

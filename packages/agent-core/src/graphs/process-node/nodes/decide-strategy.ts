@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { decideStrategyMessages } from '../../../prompts/decide-strategy.ts';
 import { StrategyDecisionSchema } from '../../../schemas/strategy-decision.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
+import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
@@ -22,7 +23,7 @@ export function decideStrategy(deps: AgentDeps) {
       agent: 'strategy',
       schema: StrategyDecisionSchema,
       schemaName: 'strategy_decision',
-      messages: decideStrategyMessages(state.language, state.contextText),
+      messages: decideStrategyMessages(state.language, contextFor(state, 'strategy')),
       offlineHint: offlineHintOf(state),
       signal: config.signal,
     });

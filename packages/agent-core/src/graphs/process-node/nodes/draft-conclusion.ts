@@ -3,6 +3,7 @@ import { generateConclusionMessages } from '../../../prompts/generate-conclusion
 import { CONCLUSION_DRAFT_READABLE, ConclusionDraftSchema } from '../../../schemas/conclusion-draft.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
+import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
@@ -21,7 +22,7 @@ export function draftConclusion(deps: AgentDeps) {
       readable: CONCLUSION_DRAFT_READABLE,
       messages: generateConclusionMessages(
         state.language,
-        state.contextText,
+        contextFor(state, 'conclude'),
         state.conclusionKind,
         state.draft?.conclusion ?? null,
         state.conclusionFeedback,

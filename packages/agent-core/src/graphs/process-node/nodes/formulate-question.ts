@@ -3,6 +3,7 @@ import { askClarifyingQuestionMessages } from '../../../prompts/ask-clarifying-q
 import { ClarifyQuestionSchema } from '../../../schemas/clarify-question.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
+import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
@@ -13,7 +14,7 @@ export function formulateQuestion(deps: AgentDeps) {
       agent: 'clarify',
       schema: ClarifyQuestionSchema,
       schemaName: 'clarify_question',
-      messages: askClarifyingQuestionMessages(state.language, state.contextText),
+      messages: askClarifyingQuestionMessages(state.language, contextFor(state, 'clarify')),
       offlineHint: offlineHintOf(state),
       signal: config.signal,
     });

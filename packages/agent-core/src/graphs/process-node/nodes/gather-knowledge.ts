@@ -1,7 +1,8 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
-import { knowledgeSnippets, resultContent, searchOrNotice } from '../knowledge-snippets.ts';
+import { knowledgePoster, postSearchResults, searchNodeKnowledge } from '../knowledge-messages.ts';
+import { knowledgeSnippets } from '../knowledge-snippets.ts';
 import { knowledgeStepOf } from '../knowledge-step.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
@@ -12,38 +13,25 @@ const UNAVAILABLE = {
 
 /**
  * Searches knowledge once for the node before the decompose or conclude agent works on it: posts each result
- * as a RAG message with its sources in that agent's conversation, a notice per source that was down or
- * slow, and hands the agent the snippets (bounded) for its prompt. Only routed to when a port is configured;
+ * (not already posted by this run) as a RAG message with its sources in that agent's conversation, a notice
+ * per source that was down or slow, and hands the agent the snippets (bounded) for its prompt. Only routed to when a port is configured;
  * when the port offers other tools (`domain_knowledge` among them), `callChosenTool` follows.
  */
 export function gatherKnowledge(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const knowledge = deps.knowledge;
     if (!knowledge) return {};
-    const { conversation } = knowledgeStepOf(state);
-    const facts = state.facts!;
-    const answer = await searchOrNotice(knowledge, `${facts.question} ${facts.goal}`.trim(), {
-      context: state.contextText.slice(0, 2000),
-      maxResults: 5,
-      signal: config.signal,
-    });
-    const post = (kind: 'RAG' | 'NOTICE', i: number, content: string, extra: Record<string, unknown> = {}) =>
-      deps.store.postMessage({
-        nodeId: state.nodeId,
-        conversation,
-        role: 'SYSTEM',
-        kind,
-        content,
-        idempotencyKey: writeKey(config, 'gatherKnowledge', conversation, kind, i),
-        ...extra,
-      });
+    const { agent, conversation } = knowledgeStepOf(state);
+    const answer = await searchNodeKnowledge(knowledge, state, agent, config);
+    const post = knowledgePoster(deps.store, { nodeId: state.nodeId, conversation }, (kind, i) =>
+      writeKey(config, 'gatherKnowledge', conversation, kind, i),
+    );
     for (const [i, notice] of answer.notices.entries())
       await post('NOTICE', i, `${UNAVAILABLE[state.language]} (${knowledge.name}: ${notice.message})`);
-    for (const [i, result] of answer.results.entries())
-      await post('RAG', i, resultContent(result), {
-        sources: result.sources,
-        metadata: { score: result.score, source: knowledge.name },
-      });
-    return { knowledgeResults: answer.results, knowledgeText: knowledgeSnippets(answer.results) };
+    const { knowledgePosted } = await postSearchResults(post, answer.results, knowledge.name, {
+      conversation,
+      posted: state.knowledgePosted,
+    });
+    return { knowledgeResults: answer.results, knowledgeText: knowledgeSnippets(answer.results), knowledgePosted };
   };
 }

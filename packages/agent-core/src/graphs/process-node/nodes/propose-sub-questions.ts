@@ -3,6 +3,7 @@ import { proposeSubQuestionsMessages } from '../../../prompts/propose-sub-questi
 import { SUB_QUESTION_PROPOSAL_READABLE, SubQuestionProposalSchema } from '../../../schemas/sub-question-proposal.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
+import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
@@ -22,7 +23,7 @@ export function proposeSubQuestions(deps: AgentDeps) {
       readable: SUB_QUESTION_PROPOSAL_READABLE,
       messages: proposeSubQuestionsMessages(
         state.language,
-        state.contextText,
+        contextFor(state, 'decompose'),
         strategy,
         state.proposalFeedback,
         state.knowledgeText,

@@ -3,6 +3,7 @@ import type { NodeIntent } from '../../../domain/enums.ts';
 import { recognizeIntentMessages } from '../../../prompts/recognize-intent.ts';
 import { IntentDecisionSchema } from '../../../schemas/intent-decision.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
+import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
@@ -23,7 +24,7 @@ export function recognizeIntent(deps: AgentDeps) {
         agent: 'intent',
         schema: IntentDecisionSchema,
         schemaName: 'intent_decision',
-        messages: recognizeIntentMessages(state.language, state.contextText),
+        messages: recognizeIntentMessages(state.language, contextFor(state, 'intent')),
         offlineHint: offlineHintOf(state),
         signal: config.signal,
       });

@@ -1,3 +1,4 @@
+import { QuestionKind } from '../../../domain/enums.ts';
 import { askPerson } from '../../shared/ask-person.ts';
 import { ReviewConclusionReplySchema } from '../replies.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
@@ -12,7 +13,7 @@ export function reviewConclusion() {
   return async (state: ProcessNodeStateType): Promise<ProcessNodeUpdate> => {
     const reply = askPerson(
       {
-        kind: 'review-conclusion',
+        kind: QuestionKind.REVIEW_CONCLUSION,
         question: QUESTION[state.language],
         context: { nodeId: state.nodeId, draft: state.draft, round: state.draftRound },
       },

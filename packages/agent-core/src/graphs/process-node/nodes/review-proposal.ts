@@ -1,3 +1,4 @@
+import { QuestionKind } from '../../../domain/enums.ts';
 import { askPerson } from '../../shared/ask-person.ts';
 import { ReviewDecompositionReplySchema } from '../replies.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
@@ -15,7 +16,7 @@ export function reviewProposal() {
   return async (state: ProcessNodeStateType): Promise<ProcessNodeUpdate> => {
     const reply = askPerson(
       {
-        kind: 'review-decomposition',
+        kind: QuestionKind.REVIEW_DECOMPOSITION,
         question: QUESTION[state.language],
         context: {
           nodeId: state.nodeId,

@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
-import { resultContent, searchOrNotice } from '../knowledge-snippets.ts';
+import { knowledgePoster, postSearchResults, searchNodeKnowledge } from '../knowledge-messages.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 const NOTICES = {
@@ -19,37 +19,23 @@ const NOTICES = {
 export function searchKnowledge(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const n = state.explorations;
-    const post = (content: string, kind: 'RAG' | 'NOTICE', i: number, extra: Record<string, unknown> = {}) =>
-      deps.store.postMessage({
-        nodeId: state.nodeId,
-        conversation: state.conversation,
-        role: 'SYSTEM',
-        kind,
-        content,
-        idempotencyKey: writeKey(config, 'searchKnowledge', n, kind, i),
-        ...extra,
-      });
+    const post = knowledgePoster(deps.store, { nodeId: state.nodeId, conversation: state.conversation }, (kind, i) =>
+      writeKey(config, 'searchKnowledge', n, kind, i),
+    );
     const language = state.language;
     const knowledge = deps.knowledge;
     if (!knowledge) {
-      await post(NOTICES.none[language], 'NOTICE', 0);
+      await post('NOTICE', 0, NOTICES.none[language]);
       return { explorations: n + 1 };
     }
-    const facts = state.facts!;
-    const answer = await searchOrNotice(knowledge, `${facts.question} ${facts.goal}`.trim(), {
-      context: state.contextText.slice(0, 2000),
-      maxResults: 5,
-      signal: config.signal,
-    });
+    const answer = await searchNodeKnowledge(knowledge, state, 'explore', config);
     for (const [i, notice] of answer.notices.entries())
-      await post(`${NOTICES.down[language]} (${knowledge.name}: ${notice.message})`, 'NOTICE', i);
-    if (answer.results.length === 0 && answer.notices.length === 0) await post(NOTICES.empty[language], 'NOTICE', 0);
-    for (const [i, result] of answer.results.entries()) {
-      await post(resultContent(result), 'RAG', i, {
-        sources: result.sources,
-        metadata: { score: result.score, source: knowledge.name },
-      });
-    }
-    return { explorations: n + 1 };
+      await post('NOTICE', i, `${NOTICES.down[language]} (${knowledge.name}: ${notice.message})`);
+    if (answer.results.length === 0 && answer.notices.length === 0) await post('NOTICE', 0, NOTICES.empty[language]);
+    const { knowledgePosted } = await postSearchResults(post, answer.results, knowledge.name, {
+      conversation: state.conversation,
+      posted: state.knowledgePosted,
+    });
+    return { explorations: n + 1, knowledgePosted };
   };
 }

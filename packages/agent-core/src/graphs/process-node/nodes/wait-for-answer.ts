@@ -1,3 +1,4 @@
+import { QuestionKind } from '../../../domain/enums.ts';
 import { askPerson } from '../../shared/ask-person.ts';
 import { ClarifyReplySchema } from '../replies.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
@@ -7,7 +8,7 @@ export function waitForAnswer() {
   return async (state: ProcessNodeStateType): Promise<ProcessNodeUpdate> => {
     const reply = askPerson(
       {
-        kind: 'clarify',
+        kind: QuestionKind.CLARIFY,
         question: state.clarification!.question,
         context: { nodeId: state.nodeId, why: state.clarification!.why, messageId: state.questionMessageId },
       },

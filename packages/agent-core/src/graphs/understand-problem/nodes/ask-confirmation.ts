@@ -1,3 +1,4 @@
+import { QuestionKind } from '../../../domain/enums.ts';
 import { askPerson } from '../../shared/ask-person.ts';
 import {
   ConfirmUnderstandingReplySchema,
@@ -16,7 +17,7 @@ export function askConfirmation() {
     const language = state.language ?? 'en';
     const reply = askPerson(
       {
-        kind: 'confirm-understanding',
+        kind: QuestionKind.CONFIRM_UNDERSTANDING,
         question: QUESTION[language],
         context: { understanding: state.understanding, round: state.rounds, history: state.history },
       },

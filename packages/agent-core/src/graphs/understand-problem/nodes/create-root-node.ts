@@ -3,7 +3,7 @@ import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
 import type { UnderstandProblemStateType, UnderstandProblemUpdate } from '../state.ts';
 
-/** Records the confirmed understanding on the map and creates its root node, through the store port. */
+/** Records the confirmed understanding (title included) on the map and creates its root node, through the store port. */
 export function createRootNode(deps: AgentDeps) {
   return async (
     state: UnderstandProblemStateType,
@@ -12,6 +12,7 @@ export function createRootNode(deps: AgentDeps) {
     const understanding = state.understanding!;
     const language = state.language ?? 'en';
     await deps.store.updateMap(state.mapId, {
+      title: understanding.title,
       problem: understanding.problem,
       goal: understanding.goal,
       constraints: understanding.constraints,

@@ -1,0 +1,48 @@
+import type { Database } from '@thinkingmap/db';
+import type { MapEvent } from '../events/map-event.ts';
+
+/** A node's conclusion is current when it is concluded and not out of date. */
+const current = (node: { status: string; staleReason: string | null }) =>
+  node.status === 'COMPLETED' && node.staleReason === null;
+
+/**
+ * Which nodes' conclusions should start by themselves after `events` (on a map whose `autoRun` is on), each
+ * drafted for the person's review, never accepted without them:
+ * - bottom-up: a node not concluded yet, once every one of its children is concluded and current;
+ * - redraft: a node whose conclusion is out of date, once everything it concludes from (its children and
+ *   the siblings it depends on) is concluded and current, so stale conclusions are redone from the bottom up.
+ * Both also wait for the node's dependencies to be concluded and current. Candidates are the nodes the events
+ * touch: the parent and the dependents of a node just concluded, and every node just marked stale.
+ */
+export async function conclusionsToStart(read: Database['read'], events: readonly MapEvent[]): Promise<string[]> {
+  const candidates = new Set<string>();
+  const concluded: string[] = [];
+  for (const event of events) {
+    if (event.type === 'NodeStale') candidates.add(event.payload.node.id);
+    if (event.type !== 'NodeConcluded') continue;
+    if (event.payload.node.parentId) candidates.add(event.payload.node.parentId);
+    concluded.push(event.payload.node.id);
+  }
+  if (concluded.length) {
+    const dependents = await read.dependency.findMany({
+      where: { dependsOnId: { in: concluded } },
+      select: { nodeId: true },
+    });
+    for (const d of dependents) candidates.add(d.nodeId);
+  }
+  if (candidates.size === 0) return [];
+  const nodes = await read.node.findMany({
+    where: { id: { in: [...candidates] } },
+    select: {
+      id: true,
+      status: true,
+      staleReason: true,
+      children: { select: { status: true, staleReason: true } },
+      dependencies: { select: { dependsOn: { select: { status: true, staleReason: true } } } },
+    },
+  });
+  return nodes
+    .filter((node) => node.staleReason !== null || (node.status !== 'COMPLETED' && node.children.length > 0))
+    .filter((node) => node.children.every(current) && node.dependencies.every((d) => current(d.dependsOn)))
+    .map((node) => node.id);
+}

@@ -1,0 +1,138 @@
+import {
+  AgentError,
+  BUDGET_RULES,
+  type BudgetRules,
+  type BudgetStanding,
+  budgetExhausted,
+  grantFor,
+  type ModelUsage,
+  type TokenLedger,
+  type TokenReservation,
+} from '@thinkingmap/agent-core';
+import type { Database, Language } from '@thinkingmap/db';
+import { lockMap } from '../commands/mutate-map.ts';
+
+/** How long a call refused for want of budget waits for calls in progress to settle (default 60 s). */
+export const BUDGET_WAIT_MS = 60_000;
+/** How often a waiting call looks again when no settle in this process woke it (calls held elsewhere). */
+const POLL_MS = 1_000;
+
+/** Options of {@link MapTokenLedgers}. */
+export interface MapTokenLedgerOptions {
+  rules?: BudgetRules;
+  waitMs?: number;
+}
+
+type Attempt =
+  | { kind: 'unlimited' }
+  | { kind: 'granted'; maxTokens: number; tokens: number }
+  | { kind: 'refused'; standing: BudgetStanding };
+
+/**
+ * The token budgets of maps, shared by every run on a map at once, kept in the database so that several
+ * server instances share them too. A model call reserves, under the map's row lock, its prompt's estimate and
+ * its answer's cap on its run (`AgentRun.tokensReserved`) when the map's budget, less what was spent and what
+ * the other RUNNING runs hold, allows it (`grantFor`); it settles after with its real usage, which goes to the
+ * map's `tokensUsed` and the run's tokens at once. A call refused while others hold tokens waits for them to
+ * settle (woken by settles in this process, else looking again every second), then is refused with
+ * `BUDGET_EXHAUSTED` if the budget still cannot hold it. A run that died holds nothing: only RUNNING runs
+ * count, and a run's next reservation replaces what it held.
+ *
+ * Like a run's lease, this is coordination between runs, not a change anyone watches: no event, through the
+ * single write path (`Database.write`).
+ */
+export class MapTokenLedgers {
+  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #rules: BudgetRules;
+  readonly #waitMs: number;
+
+  constructor(
+    private readonly db: Database,
+    options: MapTokenLedgerOptions = {},
+  ) {
+    this.#rules = options.rules ?? BUDGET_RULES;
+    this.#waitMs = options.waitMs ?? BUDGET_WAIT_MS;
+  }
+
+  /** The ledger one drive of `run` meters its model calls with; refusals are written in `language`. */
+  forRun(run: { id: string; mapId: string }, language: Language): TokenLedger {
+    return { reserve: (promptTokens, signal) => this.#reserve(run, language, promptTokens, signal) };
+  }
+
+  async #reserve(
+    run: { id: string; mapId: string },
+    language: Language,
+    promptTokens: number,
+    signal?: AbortSignal,
+  ): Promise<TokenReservation> {
+    const deadline = Date.now() + this.#waitMs;
+    for (;;) {
+      if (signal?.aborted) throw new AgentError('CANCELLED', 'model call cancelled');
+      const attempt = await this.#attempt(run, promptTokens);
+      if (attempt.kind === 'unlimited') return this.#reservation(run, null, 0);
+      if (attempt.kind === 'granted') return this.#reservation(run, attempt.maxTokens, attempt.tokens);
+      const others = attempt.standing.reserved > 0;
+      if (!others || Date.now() >= deadline) throw budgetExhausted(attempt.standing, promptTokens, language);
+      await this.#settled(run.mapId, Math.min(POLL_MS, deadline - Date.now()), signal);
+    }
+  }
+
+  #attempt(run: { id: string; mapId: string }, promptTokens: number): Promise<Attempt> {
+    return this.db.write(async (tx): Promise<Attempt> => {
+      await lockMap({ db: this.db }, tx, run.mapId);
+      const map = await tx.map.findUnique({
+        where: { id: run.mapId },
+        select: { tokenBudget: true, tokensUsed: true },
+      });
+      if (!map || map.tokenBudget === null) return { kind: 'unlimited' };
+      const held = await tx.agentRun.aggregate({
+        where: { mapId: run.mapId, status: 'RUNNING', id: { not: run.id } },
+        _sum: { tokensReserved: true },
+      });
+      const standing = { budget: map.tokenBudget, spent: map.tokensUsed, reserved: held._sum.tokensReserved ?? 0 };
+      const grant = grantFor(standing, promptTokens, this.#rules);
+      if (!grant.ok) return { kind: 'refused', standing };
+      await tx.agentRun.update({ where: { id: run.id }, data: { tokensReserved: grant.tokens } });
+      return { kind: 'granted', maxTokens: grant.maxTokens, tokens: grant.tokens };
+    });
+  }
+
+  #reservation(run: { id: string; mapId: string }, maxTokens: number | null, tokens: number): TokenReservation {
+    return {
+      maxTokens,
+      settle: async (usage: ModelUsage) => {
+        const spent = usage.promptTokens + usage.completionTokens;
+        await this.db.write(async (tx) => {
+          await tx.agentRun.updateMany({
+            where: { id: run.id },
+            data: {
+              ...(tokens ? { tokensReserved: 0 } : {}),
+              promptTokens: { increment: usage.promptTokens },
+              completionTokens: { increment: usage.completionTokens },
+            },
+          });
+          if (spent) await tx.map.updateMany({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
+        });
+        for (const wake of this.#waiters.get(run.mapId) ?? []) wake();
+      },
+    };
+  }
+
+  /** Resolves when a call on `mapId` settles in this process, after `ms`, or when `signal` aborts. */
+  #settled(mapId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.#waiters.get(mapId) ?? new Set();
+      this.#waiters.set(mapId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.#waiters.get(mapId) === waiters) this.#waiters.delete(mapId);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+      waiters.add(done);
+    });
+  }
+}

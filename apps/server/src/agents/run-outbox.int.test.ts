@@ -1,0 +1,124 @@
+import type { Database, User } from '@thinkingmap/db';
+import { createTestDatabase, type TestDatabase, testProviders } from '@thinkingmap/db/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CommandContext } from '../commands/context.ts';
+import { createMap } from '../commands/map-commands.ts';
+import { createNode, updateNode } from '../commands/node-commands.ts';
+import { recordNodeState } from '../commands/node-state-commands.ts';
+import { deleteNode } from '../commands/tree-commands.ts';
+import { VersionConflictError } from '../errors/domain-errors.ts';
+import { createEventBus, type EventBus } from '../events/event-bus.ts';
+import { readEvents } from '../events/event-log.ts';
+import type { PendingEvent } from '../events/map-event.ts';
+import { RunOutbox } from './run-outbox.ts';
+
+const providers = await testProviders();
+const logError = (error: unknown) => {
+  throw error;
+};
+
+const step = (name: string): PendingEvent => ({
+  type: 'AgentStep',
+  payload: {
+    runId: 'r1',
+    graph: 'process-node',
+    nodeId: null,
+    step: name,
+    phase: 'ENTERED',
+    outcome: null,
+    durationMs: null,
+  },
+});
+
+describe.each(providers)('a run outbox on %s', (provider) => {
+  let testDb: TestDatabase;
+  let db: Database;
+  let bus: EventBus;
+  let owner: User;
+  let ctx: CommandContext;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(provider);
+    db = await testDb.open();
+    bus = createEventBus({ logError });
+    owner = await db.write((tx) => tx.user.create({ data: { name: 'Owner' } }));
+    ctx = { db, bus, viewer: owner };
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await db?.close();
+    await testDb?.drop();
+  });
+
+  const logOf = async (mapId: string) =>
+    (await readEvents(db.read, mapId, 0, 1000)).map((e) => ({
+      seq: e.seq,
+      at: e.createdAt,
+      what: e.type === 'AgentStep' ? `step ${e.payload.step}` : e.type,
+    }));
+
+  it('should record queued progress with the run’s next command, in its transaction and before its own events', async () => {
+    const map = await createMap(ctx, { title: 'Carried' });
+    const root = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    outbox.push([step('collectContext')]);
+    outbox.defer((tx, emit, carrying) =>
+      recordNodeState(tx, emit, carrying.id, { nodeId: root.id, status: 'RUNNING' }),
+    );
+    outbox.push([step('checkDependencies')]);
+    await createNode({ ...ctx, carry: outbox }, { mapId: map.id, question: 'child', parentId: root.id });
+    const log = await logOf(map.id);
+    expect(log.map((e) => e.what)).toEqual([
+      'MapCreated',
+      'NodeCreated',
+      'step collectContext',
+      'NodeUpdated',
+      'step checkDependencies',
+      'NodeCreated',
+    ]);
+    expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    // One transaction: the carried progress and the command's own event share their commit time.
+    expect(new Set(log.slice(2).map((e) => e.at)).size).toBe(1);
+    expect((await db.read.node.findUniqueOrThrow({ where: { id: root.id } })).status).toBe('RUNNING');
+  });
+
+  it('should put progress back when the command carrying it fails, and record it on its own later', async () => {
+    const map = await createMap(ctx, { title: 'Put back' });
+    const node = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    outbox.push([step('recognizeIntent')]);
+    await expect(
+      updateNode({ ...ctx, carry: outbox }, { id: node.id, expectedVersion: node.version + 5, goal: 'stale' }),
+    ).rejects.toBeInstanceOf(VersionConflictError);
+    expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'NodeCreated']);
+    await outbox.flush();
+    expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'NodeCreated', 'step recognizeIntent']);
+  });
+
+  it('should record progress on its own when no command follows within its delay', async () => {
+    const map = await createMap(ctx, { title: 'Alone' });
+    const outbox = new RunOutbox(ctx, map.id, logError, 10);
+    outbox.push([step('draftConclusion')]);
+    await vi.waitFor(async () =>
+      expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'step draftConclusion']),
+    );
+  });
+
+  it('should skip the state of a node deleted meanwhile without failing the command that carries it', async () => {
+    const map = await createMap(ctx, { title: 'Deleted node' });
+    const root = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const gone = await createNode(ctx, { mapId: map.id, question: 'gone', parentId: root.id });
+    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    outbox.defer((tx, emit, carrying) =>
+      recordNodeState(tx, emit, carrying.id, { nodeId: gone.id, status: 'RUNNING' }),
+    );
+    await deleteNode(ctx, { id: gone.id });
+    await createNode({ ...ctx, carry: outbox }, { mapId: map.id, question: 'still works', parentId: root.id });
+    expect((await logOf(map.id)).map((e) => e.what)).toEqual([
+      'MapCreated',
+      'NodeCreated',
+      'NodeCreated',
+      'NodeDeleted',
+      'NodeCreated',
+    ]);
+  });
+});

@@ -1,0 +1,62 @@
+import { testProviders, useTestDatabase } from '@thinkingmap/db/testing';
+import { describe, expect, it } from 'vitest';
+import { createTokenResolver, createUserWithToken, hashToken, issueToken, newToken } from './tokens.ts';
+
+const providers = await testProviders();
+
+describe.each(providers)('token resolver on %s', (provider) => {
+  const database = useTestDatabase(provider);
+  const remove = (token: string) =>
+    database.db.write((tx) => tx.apiToken.delete({ where: { tokenHash: hashToken(token) } }));
+
+  it('should resolve a token to its user and scope, and an unknown token to null', async () => {
+    const { db } = database;
+    const { user, token } = await createUserWithToken(db, 'ada');
+    const tokens = createTokenResolver(db.read);
+    expect(await tokens.resolve(token)).toMatchObject({ viewer: { id: user.id }, scope: 'FULL', expiresAt: null });
+    expect(await tokens.resolve(newToken())).toBeNull();
+  });
+
+  it('should answer from its cache until the time to live passes, then ask the database again', async () => {
+    const { db } = database;
+    const { user, token } = await createUserWithToken(db, 'grace');
+    const tokens = createTokenResolver(db.read, { ttlMs: 200 });
+    expect((await tokens.resolve(token))?.viewer.id).toBe(user.id);
+    await remove(token);
+    // Still cached: a row deleted behind the server's back keeps working for at most the time to live.
+    expect((await tokens.resolve(token))?.viewer.id).toBe(user.id);
+    await expect.poll(() => tokens.resolve(token), { timeout: 5_000 }).toBeNull();
+  });
+
+  it('should refuse a revoked token at once once it is forgotten, without waiting for the time to live', async () => {
+    const { db } = database;
+    const { user } = await createUserWithToken(db, 'linus');
+    const { token, row } = await issueToken(db, user.id, { label: 'laptop' });
+    const tokens = createTokenResolver(db.read, { ttlMs: 60_000 });
+    expect((await tokens.resolve(token))?.tokenId).toBe(row.id);
+    await db.write((tx) => tx.apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
+    tokens.forget(row.id);
+    expect(await tokens.resolve(token)).toBeNull();
+  });
+
+  it('should refuse a token from the moment it expires, even from its cache', async () => {
+    const { db } = database;
+    const { user } = await createUserWithToken(db, 'barbara');
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { token } = await issueToken(db, user.id, { scope: 'READ_ONLY', expiresAt });
+    const tokens = createTokenResolver(db.read, { ttlMs: 600_000 });
+    expect(await tokens.resolve(token)).toMatchObject({ scope: 'READ_ONLY', expiresAt });
+    expect(await tokens.resolve(token, new Date(expiresAt.getTime() + 1))).toBeNull();
+  });
+
+  it('should forget the least recently used token beyond its bound', async () => {
+    const { db } = database;
+    const first = await createUserWithToken(db, 'first');
+    const second = await createUserWithToken(db, 'second');
+    const tokens = createTokenResolver(db.read, { maxTokens: 1 });
+    expect((await tokens.resolve(first.token))?.viewer.id).toBe(first.user.id);
+    expect((await tokens.resolve(second.token))?.viewer.id).toBe(second.user.id);
+    await remove(first.token);
+    expect(await tokens.resolve(first.token)).toBeNull();
+  });
+});

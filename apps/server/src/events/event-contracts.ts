@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import {
+  contextItemSnapshot,
+  conversationKind,
+  dependencySnapshot,
+  mapSnapshot,
+  messageSnapshot,
+  nodeSnapshot,
+  questionSnapshot,
+  runSnapshot,
+  toContextItemSnapshot,
+  toDependencySnapshot,
+  toMapSnapshot,
+  toMessageSnapshot,
+  toNodeSnapshot,
+  toQuestionSnapshot,
+  toRunSnapshot,
+} from './event-snapshots.ts';
+
+/** An old payload (a JSON object) turned into the next version's shape; the current schema checks the result. */
+type Upgrade = (payload: Record<string, unknown>) => Record<string, unknown>;
+
+/** One event type's contract: its current payload version and schema, and how each older version moves up one. */
+export interface EventContract<S extends z.ZodType = z.ZodType> {
+  version: number;
+  payload: S;
+  /** `upgrades[n]` turns a version-n payload into version n + 1. */
+  upgrades: Readonly<Record<number, Upgrade>>;
+}
+
+function contract<S extends z.ZodType>(version: number, payload: S, upgrades: Record<number, Upgrade> = {}) {
+  return { version, payload, upgrades } satisfies EventContract<S>;
+}
+
+// Version 1 of the row-carrying events stored whole database rows; the explicit mappings pick the
+// contract's fields out of them (a nullable field the row did not have yet becomes null).
+const wholeRow =
+  (field: string, toSnapshot: (row: never) => unknown): Upgrade =>
+  (payload) => ({ ...payload, [field]: toSnapshot(payload[field] as never) });
+
+const nodePayload = z.object({ node: nodeSnapshot });
+const runPayload = z.object({ run: runSnapshot });
+const questionPayload = z.object({ question: questionSnapshot });
+const dependencyPayload = z.object({ dependency: dependencySnapshot });
+// Version 2 node snapshots came before conclusions could go out of date: theirs was current.
+const withoutStaleness: Upgrade = (payload) => ({
+  ...payload,
+  node: {
+    ...(payload.node as object),
+    staleReason: null,
+    staleSourceId: null,
+    staleSourceQuestion: null,
+    staleSince: null,
+  },
+});
+const fromNodeRow = { 1: wholeRow('node', toNodeSnapshot), 2: withoutStaleness };
+const fromRunRow = { 1: wholeRow('run', toRunSnapshot) };
+const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
+const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
+
+/**
+ * Every event type's payload contract. A stored event records its type's version; reading it upgrades older
+ * payloads step by step and parses the result, so replay always returns the current shape. Changing what a
+ * type carries means: bump its version, add the upgrade from the previous one, keep the GraphQL contract.
+ */
+export const EVENT_CONTRACTS = {
+  MapCreated: contract(1, z.object({ map: mapSnapshot })),
+  MapUpdated: contract(2, z.object({ map: mapSnapshot, fields: z.array(z.string()) }), {
+    1: wholeRow('map', toMapSnapshot),
+  }),
+  MapDeleted: contract(1, z.object({ mapId: z.string() })),
+  NodeCreated: contract(3, nodePayload, fromNodeRow),
+  NodeUpdated: contract(3, nodePayload.extend({ fields: z.array(z.string()) }), fromNodeRow),
+  NodeDeleted: contract(1, z.object({ nodeIds: z.array(z.string()), dependencyIds: z.array(z.string()) })),
+  NodeConcluded: contract(3, nodePayload, fromNodeRow),
+  /** A concluded node's conclusion went out of date; the node carries why (`staleReason`) and what changed. */
+  NodeStale: contract(1, nodePayload),
+  DependencyAdded: contract(2, dependencyPayload, fromDependencyRow),
+  DependencyRemoved: contract(2, dependencyPayload, fromDependencyRow),
+  ContextUpdated: contract(
+    2,
+    z.object({ nodeId: z.string(), action: z.enum(['ADDED', 'REMOVED']), item: contextItemSnapshot }),
+    { 1: wholeRow('item', toContextItemSnapshot) },
+  ),
+  MessagePosted: contract(2, z.object({ nodeId: z.string(), message: messageSnapshot }), {
+    1: wholeRow('message', toMessageSnapshot),
+  }),
+  ConversationCleared: contract(
+    1,
+    z.object({ nodeId: z.string(), conversationId: z.string(), kind: conversationKind, clearedCount: z.number() }),
+  ),
+  RunStarted: contract(2, runPayload, fromRunRow),
+  AgentStep: contract(
+    1,
+    z.object({
+      runId: z.string(),
+      graph: z.string(),
+      nodeId: z.string().nullable(),
+      step: z.string(),
+      phase: z.enum(['ENTERED', 'LEFT']),
+      outcome: z.string().nullable(),
+      durationMs: z.number().nullable(),
+    }),
+  ),
+  AgentQuestion: contract(2, questionPayload, fromQuestionRow),
+  QuestionResolved: contract(2, questionPayload, fromQuestionRow),
+  AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
+  RunFinished: contract(2, runPayload, fromRunRow),
+  RunFailed: contract(2, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+};
+
+/** Every event type name. */
+export type MapEventType = keyof typeof EVENT_CONTRACTS;
+
+/** What each event type carries, in its current version. */
+export type MapEventPayloads = { [K in MapEventType]: z.infer<(typeof EVENT_CONTRACTS)[K]['payload']> };
+
+/** A stored payload that no upgrade or schema accepts: the log holds something this server cannot read. */
+export class EventContractError extends Error {
+  constructor(
+    readonly event: { mapId: string; seq: number; type: string; version: number },
+    reason: string,
+  ) {
+    super(`event ${event.seq} of map ${event.mapId} (${event.type} v${event.version}) cannot be read: ${reason}`);
+    this.name = 'EventContractError';
+  }
+}
+
+function isEventType(type: string): boolean {
+  return Object.hasOwn(EVENT_CONTRACTS, type);
+}
+
+/**
+ * Reads a stored payload: upgrades it from its version to the type's current one and parses it against the
+ * current schema (unknown fields are dropped). Throws {@link EventContractError} when it cannot.
+ */
+export function decodePayload<K extends MapEventType>(
+  event: { mapId: string; seq: number; type: K; version: number },
+  stored: unknown,
+): MapEventPayloads[K] {
+  if (!isEventType(event.type)) throw new EventContractError(event, 'unknown event type');
+  const { version, payload, upgrades } = EVENT_CONTRACTS[event.type] as EventContract;
+  if (event.version > version) throw new EventContractError(event, `newer than this server's v${version}`);
+  let value = stored;
+  for (let at = event.version; at < version; at++) {
+    const upgrade = upgrades[at];
+    if (!upgrade) throw new EventContractError(event, `no upgrade from v${at}`);
+    if (typeof value !== 'object' || value === null) throw new EventContractError(event, 'payload is not an object');
+    try {
+      value = upgrade(value as Record<string, unknown>);
+    } catch (error) {
+      throw new EventContractError(event, `upgrade from v${at} failed: ${(error as Error).message}`);
+    }
+  }
+  const parsed = payload.safeParse(value);
+  if (!parsed.success) throw new EventContractError(event, z.prettifyError(parsed.error));
+  return parsed.data as MapEventPayloads[K];
+}

@@ -1,0 +1,27 @@
+import * as enums from '@thinkingmap/db/enums';
+import { GraphQLEnumType } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../schema.ts';
+
+/** Facts of `@thinkingmap/db/enums` stored as plain strings, and exposed as `String` fields (values with hyphens). */
+const STRING_FACTS = ['QuestionKind', 'AgentGraph'];
+
+describe('the GraphQL enums', () => {
+  // The enum objects (`{ VALUE: 'VALUE' }`), not the lists derived from them (ACTIVE_RUN_STATUSES).
+  const prismaEnums = (Object.entries(enums) as [string, object][]).filter(
+    ([name, value]) => !Array.isArray(value) && !STRING_FACTS.includes(name),
+  );
+
+  it('should include every Prisma enum', () => {
+    expect(prismaEnums.map(([name]) => name)).toEqual(expect.arrayContaining(['NodeStatus', 'Language', 'RunStatus']));
+    expect(prismaEnums.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it.each(prismaEnums)('should offer exactly the values of the Prisma enum %s, each meaning itself', (name, values) => {
+    const type = schema.getType(name);
+    expect(type).toBeInstanceOf(GraphQLEnumType);
+    const graphqlValues = (type as GraphQLEnumType).getValues();
+    expect(graphqlValues.map((value) => value.name).sort()).toEqual(Object.values(values).sort());
+    for (const value of graphqlValues) expect(value.value).toBe(value.name);
+  });
+});

@@ -1,0 +1,20 @@
+import { builder } from '../builder.ts';
+
+builder.prismaObjectField('User', 'pendingQuestions', (t) =>
+  t.prismaField({
+    type: ['AgentQuestion'],
+    description:
+      'Questions waiting for this person across all their maps, oldest first: the inbox a workspace shows in its ' +
+      'header. Only the viewer’s own questions (empty for anyone else).',
+    resolve: async (query, user, _args, ctx) => {
+      if (user.id !== ctx.viewer.id) return [];
+      const maps = await ctx.db.read.map.findMany({ where: { ownerId: user.id }, select: { id: true } });
+      if (maps.length === 0) return [];
+      return ctx.db.read.agentQuestion.findMany({
+        ...query,
+        where: { status: 'PENDING', mapId: { in: maps.map((map) => map.id) } },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
+    },
+  }),
+);

@@ -1,0 +1,45 @@
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+const LIMIT_MESSAGE = /limit of \d+ exceeded/;
+
+/**
+ * For a server people can reach: introspection is refused (graphql-js' own rule) and the parser's messages, which
+ * quote the document back, become "Syntax error at line L, column C." (refusals naming a limit keep their text).
+ * GraphiQL and field suggestions are turned off where the server is built (see app.ts and `armorPlugin`).
+ */
+export function useHiddenSchema(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+    onParse() {
+      return ({ result, replaceParseResult }) => {
+        if (!(result instanceof GraphQLError) || LIMIT_MESSAGE.test(result.message)) return;
+        const where = result.locations?.[0];
+        const message = where ? `Syntax error at line ${where.line}, column ${where.column}.` : 'Syntax error.';
+        replaceParseResult(new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } }));
+      };
+    },
+  };
+}
+
+type ErrorLike = { extensions?: Record<string, unknown> };
+
+/**
+ * Yoga answers a request it cannot read (a body that is not JSON, for instance) with the parser's own error under
+ * `extensions.originalError`, which quotes the body back. Clients get the message and code only, always.
+ */
+export function useNoInternalDetails(): Plugin {
+  const strip = (result: unknown) => {
+    for (const error of ((result as { errors?: ErrorLike[] })?.errors ?? []) as ErrorLike[]) {
+      if (error.extensions && 'originalError' in error.extensions) delete error.extensions.originalError;
+    }
+  };
+  return {
+    onResultProcess({ result }) {
+      if (Array.isArray(result)) result.forEach(strip);
+      else strip(result);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Database } from '@thinkingmap/db';
+
+/**
+ * Stores a process-node run on `nodeId` as a process leaves the run it was driving when it is killed: RUNNING,
+ * with `fields` saying when its lease was last refreshed (`updatedAt`) and who drove it (`ownerInstance`,
+ * `ownerBoot`).
+ */
+export function leaveRunRunning(
+  db: Database,
+  run: { mapId: string; nodeId: string },
+  fields: { updatedAt?: Date; ownerInstance?: string; ownerBoot?: string } = {},
+) {
+  const id = crypto.randomUUID();
+  return db.write((tx) =>
+    tx.agentRun.create({
+      data: {
+        id,
+        ...run,
+        agent: 'process-node',
+        threadId: id,
+        status: 'RUNNING',
+        input: { nodeId: run.nodeId },
+        ...fields,
+      },
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+import { SvelteMap } from 'svelte/reactivity';
+import type { SubQuestionInput } from '../api/results.ts';
+import type { OpenQuestion } from './agent-activity.svelte.ts';
+import { DecompositionDraft } from './decomposition-draft.svelte.ts';
+
+/** The sub-questions an agent proposes in a review-decomposition question's context. */
+export function proposalOf(question: Pick<OpenQuestion, 'context'>): {
+  subQuestions: SubQuestionInput[];
+  rationale: string;
+} {
+  const proposal =
+    ((question.context ?? {}) as { proposal?: { subQuestions?: SubQuestionInput[]; rationale?: string } }).proposal ??
+    {};
+  return { subQuestions: proposal.subQuestions ?? [], rationale: proposal.rationale ?? '' };
+}
+
+/**
+ * The drafts of the proposals under review on a map, one per review-decomposition question: the panel's review
+ * edits it and the canvas previews it as ghost cards, so both show the same thing, and nothing typed is lost
+ * when the panel closes or another node is opened. Kept in step with the open questions by {@link sync}
+ * (called from an effect: a draft is made outside any derived value, so every reader follows its edits).
+ */
+export class ReviewDrafts {
+  #drafts = new SvelteMap<string, DecompositionDraft>();
+
+  /** Makes a draft for each review question that has none, and forgets the drafts of questions that are gone. */
+  sync(questions: Iterable<Pick<OpenQuestion, 'requestId' | 'kind' | 'context'>>): void {
+    const open = new Set<string>();
+    for (const question of questions) {
+      if (question.kind !== 'review-decomposition') continue;
+      open.add(question.requestId);
+      if (!this.#drafts.has(question.requestId))
+        this.#drafts.set(question.requestId, new DecompositionDraft(proposalOf(question).subQuestions));
+    }
+    for (const id of [...this.#drafts.keys()]) if (!open.has(id)) this.#drafts.delete(id);
+  }
+
+  /** The draft of a review question's proposal, once {@link sync} made it. */
+  get(requestId: string): DecompositionDraft | undefined {
+    return this.#drafts.get(requestId);
+  }
+}

@@ -1,0 +1,211 @@
+import type { Browser, CDPSession } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  card,
+  horizontalOverflow,
+  launchBrowser,
+  openPage,
+  type ScreenName,
+  screenshot,
+  viewportOf,
+} from './helpers/browser.ts';
+import { chromiumAvailable } from './helpers/chromium.ts';
+import { createMapWithTree } from './helpers/maps.ts';
+import { startWebServer, type WebServer } from './helpers/web-server.ts';
+
+const run = chromiumAvailable();
+
+const LONG = 'Supercalifragilisticexpialidocious-unbroken-words-that-never-end-'.repeat(4);
+
+/** Sends touch points through Chromium's input pipeline (they arrive as pointer events of type touch). */
+function touch(cdp: CDPSession) {
+  const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: [number, number][]) =>
+    cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: points.map(([x, y], id) => ({ x, y, id, radiusX: 4, radiusY: 4, force: 1 })),
+    });
+  return {
+    async drag(from: [number, number], by: [number, number], steps = 8) {
+      await send('touchStart', [from]);
+      for (let i = 1; i <= steps; i++)
+        await send('touchMove', [[from[0] + (by[0] * i) / steps, from[1] + (by[1] * i) / steps]]);
+      await send('touchEnd', []);
+    },
+    async pinch(center: [number, number], from: number, to: number, steps = 8) {
+      const at = (d: number): [number, number][] => [
+        [center[0] - d, center[1]],
+        [center[0] + d, center[1]],
+      ];
+      await send('touchStart', at(from));
+      for (let i = 1; i <= steps; i++) await send('touchMove', at(from + ((to - from) * i) / steps));
+      await send('touchEnd', []);
+    },
+  };
+}
+
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
+  let server: WebServer;
+  let browser: Browser;
+  let mapUrl = '';
+
+  beforeAll(async () => {
+    server = await startWebServer();
+    browser = await launchBrowser();
+    const { mapId } = await createMapWithTree(server.api, 'Open a neighbourhood café with a rather long title', {
+      'Should I open a café in my neighbourhood?': {
+        'Is there enough demand?': { 'How many people pass by?': {}, 'Who are the competitors?': {} },
+        'What will it cost?': {},
+        [LONG]: {},
+      },
+    });
+    mapUrl = `${server.origin}/maps/${mapId}`;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function phonePage(locale: string, screen: ScreenName = 'phone') {
+    return (await openPage(browser, locale, screen)).page;
+  }
+
+  it.each([
+    ['en-US', 'en'],
+    ['zh-CN', 'zh'],
+  ])(
+    'should fit the map list and the new-map form on a phone, with the header in a menu (%s)',
+    async (locale, lang) => {
+      const page = await phonePage(locale);
+      await page.goto(`${server.origin}/`);
+      await page.getByTestId('map-card').first().waitFor();
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `phone-${lang}-01-map-list`);
+
+      // The navigation, the viewer and the language switch are behind the menu button, not off-screen.
+      const menu = page.getByRole('button', { name: lang === 'en' ? 'Menu' : '菜单' });
+      expect(await menu.isVisible()).toBe(true);
+      await menu.click();
+      const switchTo = page.getByRole('button', { name: lang === 'en' ? '中文' : 'English' });
+      const box = (await switchTo.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      await screenshot(page, `phone-${lang}-02-menu`);
+      await page
+        .locator('#site-menu')
+        .getByRole('link', { name: lang === 'en' ? 'New map' : '新建导图' })
+        .click();
+      await page.waitForURL(/\/maps\/new$/);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `phone-${lang}-03-new-map`);
+      await page.context().close();
+    },
+  );
+
+  it('should show the workspace on a phone: one-line title, reachable export, touch-sized controls, legend clear of them', async () => {
+    const page = await phonePage('en-US');
+    await page.goto(mapUrl);
+    await card(page, 'Should I open a café in my neighbourhood?').waitFor();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    const title = (await page.getByTestId('map-title').boundingBox())!;
+    expect(title.height).toBeLessThan(32);
+    const exportButton = (await page.getByTestId('export-menu').boundingBox())!;
+    expect(exportButton.x + exportButton.width).toBeLessThanOrEqual(390);
+    for (const name of ['Zoom in', 'Zoom out', 'Fit the map', 'Legend']) {
+      const button = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+      expect(button.height, name).toBeGreaterThanOrEqual(44);
+      expect(button.width, name).toBeGreaterThanOrEqual(44);
+    }
+    await page.getByRole('button', { name: 'Legend', exact: true }).click();
+    const legend = (await page.locator('#map-legend').boundingBox())!;
+    const controls = (await page.getByRole('toolbar', { name: 'Map view' }).boundingBox())!;
+    expect(overlaps(legend, controls)).toBe(false);
+    await screenshot(page, 'phone-en-04-workspace-legend');
+    await page.getByRole('button', { name: 'Legend', exact: true }).click();
+    await screenshot(page, 'phone-en-05-workspace');
+    await page.context().close();
+  });
+
+  it('should pan with one finger, pinch to zoom, and open a tapped node as a bottom sheet that never scrolls sideways', async () => {
+    const page = await phonePage('en-US');
+    const cdp = await page.context().newCDPSession(page);
+    await page.goto(mapUrl);
+    await card(page, 'Is there enough demand?').waitFor();
+    const canvas = (await page.getByTestId('canvas').boundingBox())!;
+    const middle: [number, number] = [canvas.x + canvas.width / 2, canvas.y + canvas.height / 2];
+
+    const before = await viewportOf(page);
+    await touch(cdp).drag(middle, [-80, 60]);
+    const panned = await viewportOf(page);
+    expect(panned.x).toBeCloseTo(before.x - 80, 0);
+    expect(panned.y).toBeCloseTo(before.y + 60, 0);
+    expect(panned.k).toBe(before.k);
+
+    await touch(cdp).pinch(middle, 40, 100);
+    const zoomed = await viewportOf(page);
+    expect(zoomed.k).toBeCloseTo(Math.min(2.5, panned.k * 2.5), 1);
+
+    await page.getByRole('button', { name: 'Fit the map' }).tap();
+    await card(page, 'Is there enough demand?').tap();
+    const panel = page.getByTestId('node-panel');
+    await panel.waitFor();
+    const sheet = (await panel.boundingBox())!;
+    expect(sheet.x).toBe(0);
+    expect(sheet.width).toBe(390);
+    expect(sheet.y + sheet.height).toBeCloseTo(844, 0);
+    expect(sheet.height).toBeLessThan(844 * 0.7);
+    await screenshot(page, 'phone-en-06-bottom-sheet');
+    await panel.getByRole('button', { name: 'Show more of the details' }).tap();
+    await expect.poll(async () => (await panel.boundingBox())!.height).toBeGreaterThan(844 * 0.8);
+    await panel.getByRole('button', { name: 'Close the details' }).tap();
+    await expect.poll(() => panel.count()).toBe(0);
+
+    // A question written without a break point wraps inside the sheet instead of pushing it sideways.
+    await page.getByRole('button', { name: 'Fit the map' }).tap();
+    await card(page, LONG).tap();
+    await panel.waitFor();
+    expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await page.context().close();
+  });
+
+  it('should switch between the map and the outline on a phone, and stay within 360 px', async () => {
+    const page = await phonePage('zh-CN', 'smallPhone');
+    await page.goto(mapUrl);
+    await card(page, 'What will it cost?').waitFor();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'phone360-zh-07-workspace');
+    await page.getByTestId('view-switch').tap();
+    const outline = page.getByTestId('outline');
+    await outline.getByRole('treeitem', { name: /^What will it cost\?/ }).tap();
+    await page.getByTestId('node-panel').waitFor();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'phone360-zh-08-outline-sheet');
+    await page.context().close();
+  });
+
+  it.each([
+    ['en-US', 'en'],
+    ['zh-CN', 'zh'],
+  ])('should keep the panel beside the map on a tablet, and the phone sheet in %s', async (locale, lang) => {
+    const tablet = (await openPage(browser, locale, 'tablet')).page;
+    await tablet.goto(`${mapUrl}?node=`);
+    await card(tablet, 'What will it cost?').tap();
+    const panel = (await tablet.getByTestId('node-panel').boundingBox())!;
+    expect(panel.x).toBeGreaterThan(400);
+    expect(await horizontalOverflow(tablet)).toBeLessThanOrEqual(0);
+    await screenshot(tablet, `tablet-${lang}-09-workspace`);
+    await tablet.context().close();
+
+    const phone = await phonePage(locale);
+    await phone.goto(mapUrl);
+    await card(phone, 'What will it cost?').tap();
+    await phone.getByTestId('node-panel').waitFor();
+    await screenshot(phone, `phone-${lang}-10-sheet`);
+    await phone.context().close();
+  });
+});

@@ -1,0 +1,99 @@
+import type { Database, Tx } from '@thinkingmap/db';
+
+/** What a transaction was for, judged by the tables it touched. */
+export type WriteKind =
+  | 'run settled (with its checkpoints)'
+  | 'checkpoints alone'
+  | 'events alone'
+  | 'commands'
+  | 'run rows alone';
+
+/** Counts and time spent, per kind of write and per read. */
+export interface DbProfile {
+  writes: Map<WriteKind, { count: number; ms: number; statements: number }>;
+  reads: Map<string, { count: number; ms: number }>;
+  /** Forgets what was recorded so far. */
+  reset(): void;
+}
+
+function kindOf(touched: Set<string>): WriteKind {
+  const only = (...models: string[]) => [...touched].every((m) => models.includes(m));
+  const checkpoints = touched.has('checkpoint') || touched.has('checkpointWrite');
+  if (checkpoints && touched.has('event')) return 'run settled (with its checkpoints)';
+  if (checkpoints) return 'checkpoints alone';
+  if (touched.has('event') && only('event', 'map')) return 'events alone';
+  if (only('agentRun')) return 'run rows alone';
+  return 'commands';
+}
+
+function add(table: Map<string, { count: number; ms: number }>, key: string, ms: number) {
+  const row = table.get(key) ?? { count: 0, ms: 0 };
+  row.count++;
+  row.ms += ms;
+  table.set(key, row);
+}
+
+/**
+ * Wraps a database so every write transaction and every read is counted and timed: where a processed node's
+ * time goes. A write's time runs from its call (queue wait included) to its commit.
+ */
+export function profileDatabase(db: Database): { db: Database; profile: DbProfile } {
+  const profile: DbProfile = {
+    writes: new Map(),
+    reads: new Map(),
+    reset() {
+      profile.writes.clear();
+      profile.reads.clear();
+    },
+  };
+  const read = new Proxy(db.read, {
+    get(target, model: string) {
+      const delegate = (target as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>)[model];
+      if (!delegate) return delegate;
+      return new Proxy(delegate, {
+        get(d, method: string) {
+          const fn = d[method];
+          if (typeof fn !== 'function') return fn;
+          return async (...args: unknown[]) => {
+            const started = performance.now();
+            try {
+              return await fn.apply(d, args);
+            } finally {
+              add(profile.reads, `${model}.${method}`, performance.now() - started);
+            }
+          };
+        },
+      });
+    },
+  });
+  const write: Database['write'] = async (work) => {
+    const touched = new Set<string>();
+    let statements = 0;
+    const started = performance.now();
+    try {
+      return await db.write((tx) =>
+        work(
+          new Proxy(tx, {
+            get(target, model: string) {
+              const value = (target as unknown as Record<string, unknown>)[model];
+              if (typeof model === 'string' && !model.startsWith('$') && value && typeof value === 'object') {
+                touched.add(model);
+                statements++;
+              }
+              if (model === '$queryRaw') statements++;
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          }) as Tx,
+        ),
+      );
+    } finally {
+      const kind = kindOf(touched);
+      const row = profile.writes.get(kind) ?? { count: 0, ms: 0, statements: 0 };
+      row.count++;
+      row.ms += performance.now() - started;
+      row.statements += statements;
+      profile.writes.set(kind, row);
+    }
+  };
+  return { db: { provider: db.provider, read, write, close: () => db.close() }, profile };
+}

@@ -1,0 +1,16 @@
+import { MessageRole } from '../domain/enums.ts';
+
+/**
+ * How many of `roles` (one entry per message, or `[role, count]` pairs from a grouped count) each role
+ * has, every role present (0 when none): the by-role counts of a conversation's summary.
+ */
+export function countByRole(
+  roles: Iterable<MessageRole | readonly [MessageRole, number]>,
+): Record<MessageRole, number> {
+  const counts = Object.fromEntries(Object.values(MessageRole).map((role) => [role, 0])) as Record<MessageRole, number>;
+  for (const entry of roles) {
+    if (typeof entry === 'string') counts[entry] += 1;
+    else counts[entry[0]] += entry[1];
+  }
+  return counts;
+}

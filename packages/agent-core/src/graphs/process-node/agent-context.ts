@@ -1,0 +1,37 @@
+import { BOTH_CONVERSATIONS } from '../../context/collect-node-context.ts';
+import { contextView } from '../../context/context-view.ts';
+import { formatNodeContext } from '../../context/format-node-context.ts';
+import type { ConversationKind } from '../../domain/enums.ts';
+import type { AgentName } from '../../ports/model-port.ts';
+import { resultContent } from './knowledge-snippets.ts';
+import type { ProcessNodeStateType } from './state.ts';
+
+/** The agents of node processing. */
+export type NodeAgent = Exclude<AgentName, 'understand'>;
+
+/**
+ * Which of the node's conversations each agent reads (design 000 §3.1): decomposition (and its strategy)
+ * the decompose conversation, conclusion the conclude conversation — where the person talks about the
+ * conclusion and its knowledge is posted — and the agents that decide what to do (intent, clarify,
+ * explore) both.
+ */
+export const CONVERSATIONS_READ: Record<NodeAgent, readonly ConversationKind[]> = {
+  intent: BOTH_CONVERSATIONS,
+  clarify: BOTH_CONVERSATIONS,
+  explore: BOTH_CONVERSATIONS,
+  strategy: ['DECOMPOSE'],
+  decompose: ['DECOMPOSE'],
+  conclude: ['CONCLUDE'],
+};
+
+/**
+ * The node's context as `agent`'s prompt shows it: its own conversations, bounded. For the agents whose
+ * prompt carries retrieved knowledge (decompose, conclude), the passages it holds are not repeated from
+ * the conversation.
+ */
+export function contextFor(state: ProcessNodeStateType, agent: NodeAgent): string {
+  if (!state.context) return '';
+  const withKnowledge = agent === 'decompose' || agent === 'conclude';
+  const knownPassages = withKnowledge ? state.knowledgeResults.map(resultContent) : [];
+  return formatNodeContext(contextView(state.context, CONVERSATIONS_READ[agent], { knownPassages }));
+}

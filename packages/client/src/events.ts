@@ -1,0 +1,34 @@
+import { ERROR_FIELDS, EVENT_FIELDS } from './fragments.ts';
+import { graphql } from './graphql.ts';
+
+/** A page of a map's stored events after a sequence number. */
+export const EVENTS = graphql(
+  `
+  query Events($mapId: ID!, $after: Int, $first: Int) {
+    events(mapId: $mapId, after: $after, first: $first) {
+      __typename
+      ... on EventPage {
+        hasMore
+        lastSeq
+        events {
+          ...EventFields
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [EVENT_FIELDS, ERROR_FIELDS],
+);
+
+/** A map's events, stored ones after `after` first, then live ones; every client subscribes with it. */
+export const MAP_EVENTS = graphql(
+  `
+  subscription MapEvents($mapId: ID!, $after: Int) {
+    mapEvents(mapId: $mapId, after: $after) {
+      ...EventFields
+    }
+  }
+`,
+  [EVENT_FIELDS],
+);

@@ -1,0 +1,1 @@
+export { attempt, call, raw } from './call.ts';

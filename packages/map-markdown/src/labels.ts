@@ -1,0 +1,114 @@
+import type { ConclusionKind, Language, MapStatus, NodeStatus, RunStatus, StaleReason } from '@thinkingmap/db/enums';
+
+/** Every word the rendered map shows around the person's text, in one language. */
+export interface MarkdownLabels {
+  map: string;
+  languageName: string;
+  problem: string;
+  goal: string;
+  constraints: string;
+  tree: string;
+  noNodes: string;
+  why: string;
+  waitsFor: string;
+  context: string;
+  conclusion: string;
+  /** Heads the line saying a conclusion is out of date, and why. */
+  outOfDate: string;
+  staleReason: Record<StaleReason, string>;
+  waitingForYou: string;
+  onNode: string;
+  agentsAtWork: string;
+  run: string;
+  mapStatus: Record<MapStatus, string>;
+  nodeStatus: Record<NodeStatus, string>;
+  runStatus: Record<RunStatus, string>;
+  conclusionKind: Record<ConclusionKind, string>;
+}
+
+/**
+ * The labels per map language. Typed by the enums, so a new status, kind or language does not compile until
+ * it has its words here.
+ */
+export const LABELS: Record<Language, MarkdownLabels> = {
+  en: {
+    map: 'Map',
+    languageName: 'English',
+    problem: 'Problem',
+    goal: 'Goal',
+    constraints: 'Constraints',
+    tree: 'Thinking tree',
+    noNodes: 'No nodes yet: the problem is still being understood.',
+    why: 'Why',
+    waitsFor: 'Waits for',
+    context: 'Context',
+    conclusion: 'Conclusion',
+    outOfDate: 'Conclusion out of date',
+    staleReason: {
+      CHILD_ADDED: 'a sub-question was added',
+      CHILD_REMOVED: 'a sub-question was removed',
+      CHILD_CHANGED: 'the conclusion of a sub-question changed',
+      CHILD_STALE: 'the conclusion of a sub-question is out of date',
+      DEPENDENCY_CHANGED: 'the conclusion of a question it depends on changed',
+    },
+    waitingForYou: 'Waiting for you',
+    onNode: 'on node',
+    agentsAtWork: 'Agents at work',
+    run: 'run',
+    mapStatus: { DRAFT: 'draft', ACTIVE: 'active', COMPLETED: 'completed', ARCHIVED: 'archived' },
+    nodeStatus: {
+      PENDING: 'Pending',
+      READY: 'Ready',
+      BLOCKED: 'Blocked',
+      RUNNING: 'Running',
+      WAITING: 'Waiting for you',
+      COMPLETED: 'Concluded',
+      FAILED: 'Failed',
+    },
+    runStatus: {
+      RUNNING: 'running',
+      WAITING: 'waiting for you',
+      COMPLETED: 'completed',
+      FAILED: 'failed',
+      CANCELLED: 'cancelled',
+    },
+    conclusionKind: { ANALYTICAL: 'Analytical', CREATIVE: 'Creative', DECISION: 'Decision', LEARNING: 'Learning' },
+  },
+  zh: {
+    map: '思考地图',
+    languageName: '中文',
+    problem: '问题',
+    goal: '目标',
+    constraints: '约束条件',
+    tree: '思考树',
+    noNodes: '还没有节点：问题仍在理解中。',
+    why: '原因',
+    waitsFor: '依赖',
+    context: '背景资料',
+    conclusion: '结论',
+    outOfDate: '结论已过时',
+    staleReason: {
+      CHILD_ADDED: '新增了子问题',
+      CHILD_REMOVED: '删除了子问题',
+      CHILD_CHANGED: '子问题的结论变了',
+      CHILD_STALE: '子问题的结论已过时',
+      DEPENDENCY_CHANGED: '它所依赖的问题的结论变了',
+    },
+    waitingForYou: '等你回答',
+    onNode: '节点',
+    agentsAtWork: '进行中的智能体',
+    run: '运行',
+    mapStatus: { DRAFT: '草稿', ACTIVE: '进行中', COMPLETED: '已完成', ARCHIVED: '已归档' },
+    nodeStatus: {
+      PENDING: '待处理',
+      READY: '就绪',
+      BLOCKED: '受阻',
+      RUNNING: '进行中',
+      WAITING: '等待回复',
+      COMPLETED: '已完成',
+      FAILED: '失败',
+    },
+    runStatus: { RUNNING: '运行中', WAITING: '等你回答', COMPLETED: '已完成', FAILED: '失败', CANCELLED: '已取消' },
+    conclusionKind: { ANALYTICAL: '分析型', CREATIVE: '创意型', DECISION: '决策型', LEARNING: '学习型' },
+  },
+};

@@ -1,0 +1,1 @@
+export { refuseJsonRpc, type StatelessMcpOptions, serveStatelessMcp } from './serve-stateless-mcp.ts';
