@@ -30,7 +30,11 @@ export { countByRole } from './conversation/count-by-role.ts';
 export { summarizeConversation } from './conversation/summarize-conversation.ts';
 export { checkDependencies } from './dependencies/check-dependencies.ts';
 export { nextBottomUpNode } from './dependencies/next-bottom-up-node.ts';
-export { type ProposalDependencies, planProposalDependencies } from './dependencies/plan-proposal-dependencies.ts';
+export {
+  type DroppedDependency,
+  type ProposalDependencies,
+  planProposalDependencies,
+} from './dependencies/plan-proposal-dependencies.ts';
 // Domain
 export * from './domain/enums.ts';
 export type * from './domain/records.ts';

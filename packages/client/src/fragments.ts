@@ -120,6 +120,7 @@ export const PENDING_QUESTION_FIELDS = graphql(`
     question
     context
     status
+    answerable
     createdAt
     expiresAt
   }

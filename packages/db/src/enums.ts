@@ -25,8 +25,28 @@ export const QuestionKind = {
 /** One of {@link QuestionKind}'s values. */
 export type QuestionKind = (typeof QuestionKind)[keyof typeof QuestionKind];
 
+/**
+ * The person's gates: a run asking one of these never goes on without their answer — not by expiry, not by
+ * default. An expired gate question stays answerable and its run is PAUSED (see {@link ANSWERABLE_RUN_STATUSES}).
+ */
+export const GATE_QUESTION_KINDS: readonly QuestionKind[] = [
+  QuestionKind.CONFIRM_UNDERSTANDING,
+  QuestionKind.REVIEW_DECOMPOSITION,
+  QuestionKind.REVIEW_CONCLUSION,
+];
+
+/** Whether a question of `kind` is one of the person's gates ({@link GATE_QUESTION_KINDS}). */
+export const isGateQuestion = (kind: string): boolean => (GATE_QUESTION_KINDS as readonly string[]).includes(kind);
+
 /** The statuses of a run that has not ended: it works, or it waits for the person. A node has at most one. */
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [RunStatus.RUNNING, RunStatus.WAITING];
+
+/**
+ * The statuses of a run whose questions the person can still answer: waiting, or PAUSED after a gate question
+ * expired. A PAUSED run does not hold its node (it is not in {@link ACTIVE_RUN_STATUSES}): processing the node
+ * again replaces it.
+ */
+export const ANSWERABLE_RUN_STATUSES: readonly RunStatus[] = [RunStatus.WAITING, RunStatus.PAUSED];
 
 /** The agent graphs a run can execute (`AgentRun.agent`). */
 export const AgentGraph = {

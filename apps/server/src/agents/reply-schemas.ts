@@ -21,6 +21,8 @@ export interface ReplyShortcut {
   accept?: boolean | null;
   /** Free text: the answer to a question, a correction, or feedback for a revision. */
   text?: string | null;
+  /** Skip a clarifying question: the run goes on with what it has (only clarifying questions can be skipped). */
+  skip?: boolean | null;
   /** The exact reply object for the question's kind. */
   reply?: unknown;
 }
@@ -28,7 +30,11 @@ export interface ReplyShortcut {
 /** Builds the reply for a question of `kind` from the shortcut, and checks it against the agent's schema. */
 export function buildReply(kind: string, input: ReplyShortcut): unknown {
   let reply = input.reply;
-  if (reply === undefined || reply === null) {
+  if (input.skip) {
+    if (kind !== QuestionKind.CLARIFY)
+      throw new ValidationError('skip', `only a clarifying question can be skipped, not a ${kind} question`);
+    reply = { skipped: true };
+  } else if (reply === undefined || reply === null) {
     const text = input.text?.trim();
     if (input.accept) {
       reply = {
@@ -46,7 +52,7 @@ export function buildReply(kind: string, input: ReplyShortcut): unknown {
         [QuestionKind.CLARIFY]: { answer: text },
       }[kind] ?? { answer: text };
     } else {
-      throw new ValidationError('reply', 'give `accept: true`, a `text`, or a `reply` object');
+      throw new ValidationError('reply', 'give `accept: true`, a `text`, `skip: true`, or a `reply` object');
     }
   }
   const schema = SCHEMAS[kind];

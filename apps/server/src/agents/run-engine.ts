@@ -12,7 +12,7 @@ import {
   recoveryInput,
   resumeWith,
 } from '@thinkingmap/agent-core';
-import { AgentGraph, type AgentRun, type Database } from '@thinkingmap/db';
+import { AgentGraph, type AgentRun, type Database, isGateQuestion } from '@thinkingmap/db';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { CommandStore } from './command-store.ts';
@@ -141,7 +141,7 @@ export class RunEngine {
     return this.drive(run, resumeWith(interruptId, reply, waiting));
   }
 
-  /** Lets a run go on after its question expired. */
+  /** Lets a run go on after its clarifying question expired (a gate never expires into its run: it pauses). */
   expire(run: AgentRun, interruptId: string, waiting: number): Promise<void> {
     return this.resume(run, interruptId, EXPIRED_REPLY, waiting);
   }
@@ -151,13 +151,17 @@ export class RunEngine {
     return this.drive(run, RECOVER);
   }
 
-  /** The replies a run's questions already received, by interrupt id (an expired one lets the run go on). */
+  /**
+   * The replies a run's questions already received, by interrupt id: an expired clarifying question lets the
+   * run go on; an expired gate has no reply (it waits for the person).
+   */
   async #replies(runId: string): Promise<Map<string, unknown>> {
     const closed = await this.deps.db.read.agentQuestion.findMany({
       where: { runId, status: { in: ['ANSWERED', 'EXPIRED'] } },
-      select: { interruptId: true, status: true, reply: true },
+      select: { interruptId: true, status: true, kind: true, reply: true },
     });
-    return new Map(closed.map((q) => [q.interruptId, q.status === 'EXPIRED' ? EXPIRED_REPLY : q.reply]));
+    const replied = closed.filter((q) => q.status === 'ANSWERED' || !isGateQuestion(q.kind));
+    return new Map(replied.map((q) => [q.interruptId, q.status === 'EXPIRED' ? EXPIRED_REPLY : q.reply]));
   }
 
   async #drive(run: AgentRun, input: unknown): Promise<void> {

@@ -2,8 +2,10 @@ import {
   ACTIVE_RUN_STATUSES,
   AgentGraph,
   type AgentRun,
+  ANSWERABLE_RUN_STATUSES,
   ConclusionKind,
   DecompositionStrategy,
+  isGateQuestion,
   NodeIntent,
   type Tx,
 } from '@thinkingmap/db';
@@ -15,6 +17,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { NodeBusyError } from './agent-errors.ts';
+import { isAnswerable } from './answerable-questions.ts';
 import { conclusionsToStart } from './auto-conclusions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
@@ -36,18 +39,22 @@ async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
   if (busy) throw new NodeBusyError(nodeId, busy.id);
 }
 
+/** Runs that can still be cancelled: active ones, and those paused on an expired gate. */
+const CANCELLABLE_RUN_STATUSES = [...new Set([...ACTIVE_RUN_STATUSES, ...ANSWERABLE_RUN_STATUSES])];
+
 /**
- * Closes a question that is still PENDING (answered or expired), tells subscribers, and marks its run
- * RUNNING again once no other question of it waits. Returns the run and how many questions were waiting
- * (for addressing the resume), or null when the question was no longer pending.
+ * Closes a question that can still be answered (PENDING, or an expired gate of a paused run: `from`), tells
+ * subscribers, and marks its run RUNNING again once no other question of it waits. Returns the run and how
+ * many questions were waiting (for addressing the resume), or null when the question was no longer open.
  */
 async function closeQuestion(
   tx: Tx,
   emit: Emit,
   question: { id: string; runId: string },
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt: Date; reply?: object },
+  from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<{ run: AgentRun; waiting: number } | null> {
-  const closed = await tx.agentQuestion.updateMany({ where: { id: question.id, status: 'PENDING' }, data });
+  const closed = await tx.agentQuestion.updateMany({ where: { id: question.id, status: { in: from } }, data });
   if (closed.count === 0) return null;
   const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
   emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
@@ -57,6 +64,48 @@ async function closeQuestion(
     data: waiting === 0 ? { status: 'RUNNING' } : {},
   });
   return { run, waiting: waiting + 1 };
+}
+
+/**
+ * Marks a gate question EXPIRED without answering it, and pauses its run once nothing else of it waits: no
+ * drive starts, the checkpoint stays, and the question can still be answered (`isAnswerable`).
+ */
+async function pauseOnExpiredGate(tx: Tx, emit: Emit, question: { id: string; runId: string }): Promise<void> {
+  const expired = await tx.agentQuestion.updateMany({
+    where: { id: question.id, status: 'PENDING' },
+    data: { status: 'EXPIRED' },
+  });
+  if (expired.count === 0) return;
+  const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
+  emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
+  const waiting = await tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
+  if (waiting === 0)
+    await tx.agentRun.updateMany({ where: { id: question.runId, status: 'WAITING' }, data: { status: 'PAUSED' } });
+}
+
+/**
+ * Cancels a run that has not ended (its open questions, expired gates included, are cancelled) and gives its
+ * node back: READY, or COMPLETED when it was concluded before (a cancelled redraft keeps the conclusion).
+ */
+async function cancelRunIn(tx: Tx, emit: Emit, current: AgentRun, reason: string): Promise<AgentRun> {
+  await tx.agentQuestion.updateMany({
+    where: { runId: current.id, status: { in: ['PENDING', 'EXPIRED'] } },
+    data: { status: 'CANCELLED' },
+  });
+  const cancelled = await tx.agentRun.update({
+    where: { id: current.id },
+    data: { status: 'CANCELLED', error: reason, errorCode: 'CANCELLED', finishedAt: new Date() },
+  });
+  if (current.nodeId) {
+    const node = await tx.node.findUnique({ where: { id: current.nodeId } });
+    if (node && node.status !== 'COMPLETED') {
+      const status = node.conclusion === null ? 'READY' : 'COMPLETED';
+      const ready = await tx.node.update({ where: { id: node.id }, data: { status, statusReason: null } });
+      emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(ready), fields: ['status'] } });
+    }
+  }
+  emit({ type: 'RunFailed', payload: { run: toRunSnapshot(cancelled), code: 'CANCELLED', reason } });
+  return cancelled;
 }
 
 /**
@@ -74,8 +123,12 @@ export class RunService {
     nodeId: string | null,
     input: Record<string, unknown>,
   ) {
-    return mutateMap(ctx, mapId, async (tx, emit) => {
+    const { run, replaced } = await mutateMap(ctx, mapId, async (tx, emit) => {
       if (nodeId) await assertNodeFree(tx, nodeId);
+      // Redoing a step replaces the run paused on it (an expired gate): one run per node, one understanding per map.
+      const paused = await tx.agentRun.findMany({ where: { mapId, nodeId, agent, status: 'PAUSED' } });
+      const replaced = [];
+      for (const old of paused) replaced.push(await cancelRunIn(tx, emit, old, 'replaced by a new run'));
       const runId = crypto.randomUUID();
       const run = await tx.agentRun.create({
         data: {
@@ -90,8 +143,10 @@ export class RunService {
         },
       });
       emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
-      return run;
+      return { run, replaced };
     });
+    for (const old of replaced) this.engine.abort(old);
+    return run;
   }
 
   /** Starts problem understanding on a map: the agent restates it and asks the person to confirm. */
@@ -140,13 +195,22 @@ export class RunService {
     const reply = buildReply(question.kind, shortcut);
     checkReplyLimits(question.kind, reply);
     const { run, waiting } = await mutateMap(ctx, question.mapId, async (tx, emit) => {
-      const closed = await closeQuestion(tx, emit, question, {
-        status: 'ANSWERED',
-        reply: reply as object,
-        answeredAt: new Date(),
+      // An expired gate is still the person's to answer while its run is paused: the run goes on from there.
+      const current = await tx.agentQuestion.findUniqueOrThrow({
+        where: { id: question.id },
+        select: { status: true, kind: true, run: { select: { status: true } } },
       });
+      const closed = isAnswerable(current, current.run.status)
+        ? await closeQuestion(
+            tx,
+            emit,
+            question,
+            { status: 'ANSWERED', reply: reply as object, answeredAt: new Date() },
+            ['PENDING', 'EXPIRED'],
+          )
+        : null;
       if (!closed)
-        throw new ValidationError('requestId', `this question is no longer waiting (${question.status.toLowerCase()})`);
+        throw new ValidationError('requestId', `this question is no longer waiting (${current.status.toLowerCase()})`);
       return closed;
     });
     void this.engine.resume(run, question.interruptId, reply, waiting);
@@ -159,34 +223,21 @@ export class RunService {
     if (!found) throw new NotFoundError('AgentRun', runId);
     const run = await mutateMap(ctx, found.mapId, async (tx, emit) => {
       const current = await tx.agentRun.findUniqueOrThrow({ where: { id: runId } });
-      if (!ACTIVE_RUN_STATUSES.includes(current.status)) {
+      if (!CANCELLABLE_RUN_STATUSES.includes(current.status)) {
         throw new ValidationError('runId', `the run has already ended (${current.status.toLowerCase()})`);
       }
-      await tx.agentQuestion.updateMany({ where: { runId, status: 'PENDING' }, data: { status: 'CANCELLED' } });
-      const cancelled = await tx.agentRun.update({
-        where: { id: runId },
-        data: { status: 'CANCELLED', error: 'cancelled by the person', errorCode: 'CANCELLED', finishedAt: new Date() },
-      });
-      if (current.nodeId) {
-        const node = await tx.node.findUnique({ where: { id: current.nodeId } });
-        if (node && node.status !== 'COMPLETED') {
-          // A node that was concluded before (a redraft cancelled) keeps its conclusion, as it was.
-          const status = node.conclusion === null ? 'READY' : 'COMPLETED';
-          const ready = await tx.node.update({ where: { id: node.id }, data: { status, statusReason: null } });
-          emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(ready), fields: ['status'] } });
-        }
-      }
-      emit({
-        type: 'RunFailed',
-        payload: { run: toRunSnapshot(cancelled), code: 'CANCELLED', reason: 'cancelled by the person' },
-      });
-      return cancelled;
+      return cancelRunIn(tx, emit, current, 'cancelled by the person');
     });
     this.engine.abort(run);
     return run;
   }
 
-  /** Lets every question whose time ran out go: its run goes on with what it has. Returns how many. */
+  /**
+   * Expires every question whose time ran out. A clarifying question lets its run go on with what it has. A
+   * gate (confirm, review) never passes by expiry: the question is marked EXPIRED but stays answerable, and its
+   * run is PAUSED with its proposal and checkpoint kept, until the person answers or redoes the step.
+   * Returns how many expired.
+   */
   async expireDue(ctx: Omit<CommandContext, 'viewer'>, now = new Date()): Promise<number> {
     const due = await ctx.db.read.agentQuestion.findMany({
       where: { status: 'PENDING', expiresAt: { lte: now } },
@@ -194,6 +245,12 @@ export class RunService {
     });
     for (const question of due) {
       const owner = { id: question.run.map.ownerId };
+      if (isGateQuestion(question.kind)) {
+        await mutateMap({ ...ctx, viewer: owner }, question.mapId, (tx, emit) =>
+          pauseOnExpiredGate(tx, emit, question),
+        );
+        continue;
+      }
       const result = await mutateMap({ ...ctx, viewer: owner }, question.mapId, (tx, emit) =>
         closeQuestion(tx, emit, question, { status: 'EXPIRED', answeredAt: now }),
       );

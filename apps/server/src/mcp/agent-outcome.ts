@@ -1,5 +1,6 @@
 import type { AgentRun } from '@thinkingmap/db';
 import { z } from 'zod';
+import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { type QuestionSummary, type RunSummary, summarizeQuestion, summarizeRun } from './map-snapshot.ts';
 import { MAX_WAIT_SECONDS, waitForAgents } from './wait-for-agents.ts';
@@ -29,7 +30,7 @@ export async function agentOutcome(ctx: CommandContext, run: AgentRun, waitSecon
   const [fresh, questions] = await Promise.all([
     ctx.db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } }),
     ctx.db.read.agentQuestion.findMany({
-      where: { mapId: run.mapId, status: 'PENDING' },
+      where: { mapId: run.mapId, ...ANSWERABLE_QUESTION },
       orderBy: { createdAt: 'asc' },
     }),
   ]);

@@ -1,6 +1,7 @@
 import type { AgentQuestion, AgentRun, ContextItem, Map as MapRow, Node } from '@thinkingmap/db';
 import { treeOrder } from '@thinkingmap/map-graph';
 import { z } from 'zod';
+import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
 import { strings } from '../agents/records.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { id, parseInput } from '../commands/input.ts';
@@ -29,7 +30,7 @@ export type NodeSummary = Pick<
 };
 
 /** A question a paused run waits on; answer it with `reply_to_agent(requestId, ...)`. */
-export type QuestionSummary = Pick<AgentQuestion, 'runId' | 'nodeId' | 'kind' | 'question' | 'context'> & {
+export type QuestionSummary = Pick<AgentQuestion, 'runId' | 'nodeId' | 'kind' | 'question' | 'context' | 'status'> & {
   requestId: string;
 };
 
@@ -70,7 +71,7 @@ export const summarizeRun = (run: AgentRun): RunSummary =>
 
 export const summarizeQuestion = (q: AgentQuestion): QuestionSummary => ({
   requestId: q.id,
-  ...pick(q, 'runId', 'nodeId', 'kind', 'question', 'context'),
+  ...pick(q, 'runId', 'nodeId', 'kind', 'question', 'context', 'status'),
 });
 
 /** Loads a map the viewer owns: NotFound for an unknown id, Forbidden for someone else's map. */
@@ -90,7 +91,7 @@ export async function loadMapSnapshot(ctx: CommandContext, mapId: unknown): Prom
     prisma.node.findMany({ where: { mapId: map.id } }),
     prisma.dependency.findMany({ where: { mapId: map.id } }),
     prisma.contextItem.findMany({ where: { mapId: map.id }, orderBy: { createdAt: 'asc' } }),
-    prisma.agentQuestion.findMany({ where: { mapId: map.id, status: 'PENDING' }, orderBy: { createdAt: 'asc' } }),
+    prisma.agentQuestion.findMany({ where: { mapId: map.id, ...ANSWERABLE_QUESTION }, orderBy: { createdAt: 'asc' } }),
     prisma.agentRun.findMany({ where: { mapId: map.id }, orderBy: { createdAt: 'desc' }, take: 20 }),
   ]);
   const dependsOn = groupBy(dependencies, (d) => d.nodeId);

@@ -278,15 +278,15 @@ describe('runs and their faults', () => {
     await call(client, CANCEL_RUN, { runId: run.id });
   });
 
-  it('should let an unanswered question expire and finish with what the agent has', async () => {
+  it('should let an unanswered review expire without concluding: the run pauses until the person answers', async () => {
     const quick = await startTestServer('sqlite', { model: model.model, runSettings: { questionTtlMs: 300 } });
     try {
       const c = quick.connect(quick.alice.token).client;
       const { mapId, rootId } = await mapWithRoot(c, 'Expiring');
-      await call(c, PROCESS_NODE, { nodeId: rootId, intent: 'CONCLUDE' });
+      const run = await call(c, PROCESS_NODE, { nodeId: rootId, intent: 'CONCLUDE' });
       await waitForQuestion(c, mapId, { kind: 'review-conclusion' });
-      const done = await waitForNodeStatus(c, rootId, 'COMPLETED');
-      expect(done.conclusion).toBe('Ship the smallest useful slice.');
+      await waitForRun(c, mapId, run.id, ['PAUSED']);
+      expect((await call(c, NODE, { id: rootId })).conclusion).toBeNull();
     } finally {
       await quick.close();
     }

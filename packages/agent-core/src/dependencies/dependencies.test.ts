@@ -27,5 +27,6 @@ describe('planProposalDependencies', () => {
     const plan = planProposalDependencies([q('a', ['b']), q('b', ['a', 'b', 'zz'])]);
     expect(plan.edges).toEqual([{ nodeId: 'a', dependsOnId: 'b' }]);
     expect(plan.dropped.map((d) => d.reason).sort()).toEqual(['cycle', 'self', 'unknown']);
+    expect(plan.dropped.find((d) => d.reason === 'cycle')).toMatchObject({ from: 'b', to: 'a', path: ['b', 'a', 'b'] });
   });
 });

@@ -14,11 +14,14 @@ export function registerReplyToAgentTool(server: McpServer, ctx: McpContext): vo
         "Answers a question an agent waits on (its requestId is in get_map's pendingQuestions). `accept: true` " +
         'confirms the restated problem, approves the sub-questions or accepts the conclusion; `text` answers a ' +
         'clarifying question, corrects the restatement, rejects sub-questions or asks for another draft, with ' +
-        'your words as feedback; `reply` is the exact reply object for the question kind.',
+        'your words as feedback; `skip: true` skips a clarifying question (the run goes on with what it has); ' +
+        '`reply` is the exact reply object for the question kind. An expired review or confirmation can still be ' +
+        'answered: its run paused and resumes.',
       inputSchema: {
         requestId: z.string(),
         accept: z.boolean().optional(),
         text: z.string().optional(),
+        skip: z.boolean().optional(),
         reply: z.record(z.string(), z.unknown()).optional(),
         waitSeconds: waitSecondsArg(15),
       },

@@ -1,3 +1,4 @@
+import { CycleError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
 import { DecompositionStrategyEnum } from '../types/enums.type.ts';
 import { ACCESS_ERRORS } from '../types/errors.type.ts';
@@ -28,8 +29,11 @@ const ReviewDecompositionInput = builder.inputType('ReviewDecompositionInput', {
 builder.mutationField('reviewDecomposition', (t) =>
   t.field({
     type: AgentRunRef,
-    description: 'Approves, edits or rejects proposed sub-questions. No node exists before approval.',
-    errors: { types: ACCESS_ERRORS },
+    description:
+      'Approves, edits or rejects proposed sub-questions. No node exists before approval. Edits whose dependencies ' +
+      'close a cycle are refused with a CycleError naming the path, an unknown key with a ValidationError; the ' +
+      'question keeps waiting. A strategy given with a rejection is recorded on the node for the next proposal.',
+    errors: { types: [...ACCESS_ERRORS, CycleError] },
     args: { input: t.arg({ type: ReviewDecompositionInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const reply = input.accept

@@ -1,4 +1,5 @@
 import { AgentGraph, QuestionKind } from '@thinkingmap/db';
+import { ANSWERABLE_QUESTION, isAnswerable } from '../../agents/answerable-questions.ts';
 import { assertMapAccess } from '../access.ts';
 import { builder } from '../builder.ts';
 import { QuestionStatusEnum, RunStatusEnum } from './enums.type.ts';
@@ -48,6 +49,13 @@ export const AgentQuestionRef = builder.prismaObject('AgentQuestion', {
       description: 'Why the agent asks and what it proposes (sub-questions, a draft).',
     }),
     status: t.expose('status', { type: QuestionStatusEnum }),
+    answerable: t.boolean({
+      description:
+        'Whether the person can still answer it: waiting, or a review or confirmation that EXPIRED while its run ' +
+        'is PAUSED (a gate never passes by expiry; answering resumes the run).',
+      select: { status: true, kind: true, run: { select: { status: true } } },
+      resolve: (question) => isAnswerable(question, question.run.status),
+    }),
     reply: t.expose('reply', { type: 'JSON', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
@@ -74,14 +82,16 @@ builder.queryField('runs', (t) =>
 builder.queryField('pendingQuestions', (t) =>
   t.prismaField({
     type: ['AgentQuestion'],
-    description: 'Questions waiting for the person on a map (several may wait at once, on different nodes).',
+    description:
+      'Questions waiting for the person on a map (several may wait at once, on different nodes), expired reviews ' +
+      'and confirmations of paused runs included (status EXPIRED, still answerable).',
     errors: { types: ACCESS_ERRORS, directResult: false },
     args: { mapId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       await assertMapAccess(ctx, String(args.mapId));
       return ctx.db.read.agentQuestion.findMany({
         ...query,
-        where: { mapId: String(args.mapId), status: 'PENDING' },
+        where: { mapId: String(args.mapId), ...ANSWERABLE_QUESTION },
         orderBy: { createdAt: 'asc' },
       });
     },

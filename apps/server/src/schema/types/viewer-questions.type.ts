@@ -1,3 +1,4 @@
+import { ANSWERABLE_QUESTION } from '../../agents/answerable-questions.ts';
 import { builder } from '../builder.ts';
 
 builder.prismaObjectField('User', 'pendingQuestions', (t) =>
@@ -5,14 +6,15 @@ builder.prismaObjectField('User', 'pendingQuestions', (t) =>
     type: ['AgentQuestion'],
     description:
       'Questions waiting for this person across all their maps, oldest first: the inbox a workspace shows in its ' +
-      'header. Only the viewer’s own questions (empty for anyone else).',
+      'header, expired reviews and confirmations of paused runs included (still answerable). Only the viewer’s ' +
+      'own questions (empty for anyone else).',
     resolve: async (query, user, _args, ctx) => {
       if (user.id !== ctx.viewer.id) return [];
       const maps = await ctx.db.read.map.findMany({ where: { ownerId: user.id }, select: { id: true } });
       if (maps.length === 0) return [];
       return ctx.db.read.agentQuestion.findMany({
         ...query,
-        where: { status: 'PENDING', mapId: { in: maps.map((map) => map.id) } },
+        where: { ...ANSWERABLE_QUESTION, mapId: { in: maps.map((map) => map.id) } },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       });
     },

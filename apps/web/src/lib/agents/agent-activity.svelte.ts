@@ -1,4 +1,4 @@
-import { ACTIVE_RUN_STATUSES } from '@thinkingmap/db/enums';
+import { ACTIVE_RUN_STATUSES, isGateQuestion } from '@thinkingmap/db/enums';
 import type { AgentEvent, AgentRun, PendingQuestion } from '../api/results.ts';
 
 /** A run as the workspace follows it: the API's run plus the step running now and the text it streamed. */
@@ -20,11 +20,14 @@ export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 
 export type SeedRun = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> &
   Partial<Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens'>>;
 
-/** A question the person has yet to answer, from PENDING_QUESTIONS or an AgentQuestion event. */
+/**
+ * A question the person has yet to answer, from PENDING_QUESTIONS or an AgentQuestion event. `expired` marks a
+ * gate (a review, a confirmation) whose time ran out: it still waits for the person, its run PAUSED.
+ */
 export type OpenQuestion = Pick<
   PendingQuestion,
   'requestId' | 'runId' | 'nodeId' | 'kind' | 'question' | 'context' | 'expiresAt'
->;
+> & { expired?: boolean };
 
 /**
  * What the agents are doing on one map: runs with their current step and streamed text, and the questions
@@ -36,7 +39,12 @@ export class AgentActivity {
   questions = $state.raw<Record<string, OpenQuestion>>({});
 
   /** Seeds from the API after loading the map (RUNS and PENDING_QUESTIONS). */
-  seed(runs: readonly SeedRun[], questions: readonly (OpenQuestion & Pick<PendingQuestion, 'status'>)[]): void {
+  seed(
+    runs: readonly SeedRun[],
+    questions: readonly (OpenQuestion &
+      Pick<PendingQuestion, 'status'> &
+      Partial<Pick<PendingQuestion, 'answerable'>>)[],
+  ): void {
     this.runs = Object.fromEntries(
       runs.map(({ id, nodeId, agent, status, error, createdAt, finishedAt, promptTokens, completionTokens }) => [
         id,
@@ -55,7 +63,11 @@ export class AgentActivity {
         },
       ]),
     );
-    this.questions = Object.fromEntries(questions.filter((q) => q.status === 'PENDING').map((q) => [q.requestId, q]));
+    this.questions = Object.fromEntries(
+      questions
+        .filter((q) => q.status === 'PENDING' || q.answerable)
+        .map((q) => [q.requestId, { ...q, expired: q.status === 'EXPIRED' }]),
+    );
   }
 
   /** The run active on `nodeId` (null: the map itself), if any. */
@@ -118,7 +130,13 @@ export class AgentActivity {
         return;
       }
       case 'QuestionResolved': {
-        const { [event.requestId]: _resolved, ...rest } = this.questions;
+        const { [event.requestId]: resolved, ...rest } = this.questions;
+        // An expired gate never passes: it stays, marked expired, and its run pauses until the person answers.
+        if (resolved && event.status === 'EXPIRED' && isGateQuestion(resolved.kind)) {
+          this.questions = { ...this.questions, [event.requestId]: { ...resolved, expired: true } };
+          this.#update(event.runId, (run) => ({ ...run, status: 'PAUSED', step: null }));
+          return;
+        }
         this.questions = rest;
         return;
       }

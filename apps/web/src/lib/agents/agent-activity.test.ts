@@ -76,6 +76,30 @@ describe('AgentActivity', () => {
     expect(activity.questionsFor('n1')).toEqual([]);
   });
 
+  it('should keep an expired review waiting for the person, marked expired, with its run paused', () => {
+    const activity = new AgentActivity();
+    play(activity, [
+      { __typename: 'RunStarted', runId: 'r1', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'AgentQuestion',
+        requestId: 'q1',
+        runId: 'r1',
+        nodeId: 'n1',
+        kind: 'review-conclusion',
+        question: 'Is this right?',
+        context: {},
+        expiresAt: '',
+      },
+      { __typename: 'QuestionResolved', requestId: 'q1', runId: 'r1', nodeId: 'n1', status: 'EXPIRED' },
+    ]);
+    expect(activity.questionsFor('n1')).toMatchObject([{ requestId: 'q1', expired: true }]);
+    expect(activity.runsFor('n1')[0]?.status).toBe('PAUSED');
+    play(activity, [
+      { __typename: 'QuestionResolved', requestId: 'q1', runId: 'r1', nodeId: 'n1', status: 'ANSWERED' },
+    ]);
+    expect(activity.questionsFor('n1')).toEqual([]);
+  });
+
   it('should say why a run failed and drop its questions; a cancelled run is not a failure', () => {
     const activity = new AgentActivity();
     play(activity, [

@@ -25,7 +25,7 @@ export function processNode(client: Client, nodeId: string, intent: NodeIntent |
 export function replyToAgent(
   client: Client,
   requestId: string,
-  reply: { text: string } | { accept: true } | { reply: Record<string, unknown> },
+  reply: { text: string } | { accept: true } | { skip: true } | { reply: Record<string, unknown> },
 ): Outcome {
   return outcome(runMutation(client, REPLY_TO_AGENT, { input: { requestId, ...reply } }));
 }

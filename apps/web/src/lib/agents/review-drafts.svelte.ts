@@ -14,6 +14,19 @@ export function proposalOf(question: Pick<OpenQuestion, 'context'>): {
   return { subQuestions: proposal.subQuestions ?? [], rationale: proposal.rationale ?? '' };
 }
 
+/** A dependency the agent proposed but that could not be kept, as the server flags it in the question's context. */
+export interface ProposalProblem {
+  from: string;
+  to: string;
+  reason: 'unknown' | 'self' | 'cycle';
+  path?: string[];
+}
+
+/** The problems flagged in a review-decomposition question's proposal (a cycle, an unknown key), if any. */
+export function proposalProblemsOf(question: Pick<OpenQuestion, 'context'>): ProposalProblem[] {
+  return ((question.context ?? {}) as { problems?: ProposalProblem[] }).problems ?? [];
+}
+
 /**
  * The drafts of the proposals under review on a map, one per review-decomposition question: the panel's review
  * edits it and the canvas previews it as ghost cards, so both show the same thing, and nothing typed is lost

@@ -262,6 +262,20 @@ export const MESSAGES = {
   'agent.cancelled': { en: 'The run was cancelled.', zh: '运行已取消。' },
   'agent.waiting': { en: 'Waiting for your answer', zh: '等待你的回答' },
   'agent.accept': { en: 'Accept', zh: '接受' },
+  'agent.expiredGate': {
+    en: 'This question timed out, so the run is paused. Nothing was decided for you: answer it whenever you are ready, or run the step again.',
+    zh: '这个问题已超时，运行已暂停。没有替你做任何决定：准备好后随时回答，或重新运行这一步。',
+  },
+  'agent.skip': { en: 'Skip this question', zh: '跳过这个问题' },
+  'review.flagged': { en: 'Problems in the proposal', zh: '建议中的问题' },
+  'review.flag.cycle': {
+    en: 'The proposed dependencies go round in a circle ({path}); that link was left out.',
+    zh: '建议的依赖形成了循环（{path}），该依赖已被去掉。',
+  },
+  'review.flag.unknown': {
+    en: 'Sub-question {from} needs “{to}”, which is not in the proposal; that link was left out.',
+    zh: '子问题 {from} 依赖的“{to}”不在建议中，该依赖已被去掉。',
+  },
   'agent.feedback': { en: 'Feedback for another proposal', zh: '给下一版建议的反馈' },
   'agent.strategy': { en: 'Strategy for the next proposal', zh: '下一版建议的策略' },
   'agent.strategyAuto': { en: 'Let the agent choose', zh: '由智能体选择' },
@@ -335,6 +349,7 @@ export const MESSAGES = {
   'run.agent.other': { en: 'An agent', zh: '智能体' },
   'run.status.RUNNING': { en: 'Running', zh: '运行中' },
   'run.status.WAITING': { en: 'Waiting for you', zh: '等你回答' },
+  'run.status.PAUSED': { en: 'Paused: waiting for you', zh: '已暂停：等你回答' },
   'run.status.COMPLETED': { en: 'Done', zh: '已完成' },
   'run.status.FAILED': { en: 'Failed', zh: '失败' },
   'run.status.CANCELLED': { en: 'Cancelled', zh: '已取消' },

@@ -61,6 +61,30 @@ describe('node processing: clarify', () => {
     expect(store.messages.at(-2)).toMatchObject({ kind: 'NOTICE' });
     expect((model as ScriptedModel).calls).toEqual(['intent', 'clarify', 'conclude']);
   });
+
+  it('should go on with a notice saying the person skipped the question', async () => {
+    const { store, root } = await cafeMap();
+    const { graph } = processGraph(store, {
+      intent: [answers.intent('CLARIFY')],
+      clarify: [{ question: 'Budget?', why: 'sites' }],
+      conclude: [answers.draft('Assume a small budget.')],
+    });
+    await graph.invoke({ nodeId: root.id }, config);
+    const next = pendingQuestion(await graph.invoke(reply({ skipped: true }), config));
+    expect(next.kind).toBe('review-conclusion');
+    expect(store.messages.at(-2)).toMatchObject({ kind: 'NOTICE', content: expect.stringMatching(/skipped/) });
+  });
+
+  it('should never pass a review gate on an expired reply', async () => {
+    const { store, root } = await cafeMap();
+    const { graph } = processGraph(store, {
+      intent: [answers.intent('CONCLUDE')],
+      conclude: [answers.draft('Open it.')],
+    });
+    expect(pendingQuestion(await graph.invoke({ nodeId: root.id }, config)).kind).toBe('review-conclusion');
+    await expect(graph.invoke(reply({ expired: true }), config)).rejects.toThrow();
+    expect(store.nodes.get(root.id)?.conclusion ?? null).toBeNull();
+  });
 });
 
 describe('node processing: explore', () => {

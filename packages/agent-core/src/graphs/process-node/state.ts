@@ -72,6 +72,8 @@ export const ProcessNodeState = Annotation.Root({
   clarification: last<ClarifyQuestion | null>(() => null),
   questionMessageId: last<string | null>(() => null),
   clarifyAnswer: last<string | null>(() => null),
+  /** True when the person skipped the clarifying question (null answer without expiry). */
+  clarifySkipped: last<boolean>(() => false),
   /** Clarifying questions asked in this run (capped by `maxQuestions`). */
   questionsAsked: last<number>(() => 0),
   /** What the search before decomposing or concluding found, with the chosen tool's results first. */

@@ -2,7 +2,10 @@ import { interrupt } from '@langchain/langgraph';
 import type { z } from 'zod';
 import type { AgentQuestion } from '../../ports/event-port.ts';
 
-/** The reply a server sends when a waiting question expired: the agent goes on with its own proposal. */
+/**
+ * The reply a server sends when a clarifying question expired: the agent goes on with what it has. The person's
+ * gates (confirm, review) never receive it: their schemas refuse it, and an expired gate just waits.
+ */
 export const EXPIRED_REPLY = { expired: true } as const;
 
 /**

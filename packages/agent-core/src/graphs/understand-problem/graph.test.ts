@@ -103,11 +103,11 @@ describe('problem understanding graph', () => {
     expect(detectLanguage(problem)).toBe('en');
   });
 
-  it('should go on with its own restatement when the question expired', async () => {
+  it('should never create the root on an expired question: confirming is the person’s gate', async () => {
     const { store, map, graph } = setUp({ understand: [understanding('Pick a laptop')] }, 'laptop?');
     await graph.invoke({ mapId: map.id, problem: 'laptop?' }, config);
-    await graph.invoke(new Command({ resume: { expired: true } }), config);
-    expect([...store.nodes.values()].map((n) => n.question)).toEqual(['Pick a laptop']);
+    await expect(graph.invoke(new Command({ resume: { expired: true } }), config)).rejects.toThrow();
+    expect(store.nodes.size).toBe(0);
   });
 
   it('should refuse a malformed reply instead of guessing', async () => {

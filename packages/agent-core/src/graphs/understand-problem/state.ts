@@ -29,7 +29,7 @@ export const UnderstandProblemState = Annotation.Root({
   correction: last<string | null>(() => null),
   /** Earlier restatements, each with the correction the person gave it, oldest first (shown as the exchange). */
   history: Annotation<UnderstandingRound[]>({ reducer: (all, next) => [...all, ...next], default: () => [] }),
-  /** True once the person confirmed (or the question expired). */
+  /** True once the person confirmed (never by expiry: the question just waits). */
   confirmed: last<boolean>(() => false),
   /** How many restatements were made. */
   rounds: last<number>(() => 0),
@@ -43,11 +43,10 @@ export type UnderstandProblemStateType = typeof UnderstandProblemState.State;
 /** @see UnderstandProblemState */
 export type UnderstandProblemUpdate = typeof UnderstandProblemState.Update;
 
-/** What the person answers to a restatement: confirm (optionally with direct edits), correct, or it expired. */
+/** What the person answers to a restatement: confirm (optionally with direct edits) or correct. A gate. */
 export const ConfirmUnderstandingReplySchema = z.union([
   z.object({ confirm: z.literal(true), edits: UnderstandingSchema.partial().optional() }),
   z.object({ correction: z.string().min(1) }),
-  z.object({ expired: z.literal(true) }),
 ]);
 /** @see ConfirmUnderstandingReplySchema */
 export type ConfirmUnderstandingReply = z.infer<typeof ConfirmUnderstandingReplySchema>;

@@ -7,15 +7,23 @@ import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
+import { strategyChosenByPerson } from './decide-strategy.ts';
 
 /**
  * Proposes sub-questions with goals and sibling dependencies, posts the proposal in the node's decompose
- * conversation and marks the node WAITING. No node is created here: the person reviews first.
+ * conversation and marks the node WAITING. No node is created here: the person reviews first. A strategy the
+ * person chose when rejecting the previous proposal is recorded on the node and in the run's state (so the next
+ * review shows it), as one chosen by the model is.
  */
 export function proposeSubQuestions(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const run = runRefOf(config, PROCESS_NODE_GRAPH, state.nodeId);
     const strategy = state.strategyOverride ?? state.strategy?.strategy ?? 'PARALLEL';
+    const chosen =
+      state.strategyOverride && state.strategyOverride !== state.strategy?.strategy
+        ? strategyChosenByPerson(state.language, state.strategyOverride)
+        : null;
+    if (chosen) await deps.store.setNodeStrategy(state.nodeId, chosen.strategy);
     const result = await deps.model.structured({
       agent: 'decompose',
       schema: SubQuestionProposalSchema,
@@ -46,6 +54,11 @@ export function proposeSubQuestions(deps: AgentDeps) {
       idempotencyKey: writeKey(config, 'proposeSubQuestions', round),
     });
     await deps.store.setNodeStatus(state.nodeId, 'WAITING');
-    return { proposal: result.value, proposalRound: round, proposalFeedback: null };
+    return {
+      proposal: result.value,
+      proposalRound: round,
+      proposalFeedback: null,
+      ...(chosen ? { strategy: chosen } : {}),
+    };
   };
 }

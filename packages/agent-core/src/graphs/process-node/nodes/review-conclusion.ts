@@ -19,7 +19,6 @@ export function reviewConclusion() {
       },
       ReviewConclusionReplySchema,
     );
-    if ('expired' in reply) return { conclusionAccepted: true };
     if (reply.action === 'revise') return { conclusionAccepted: false, conclusionFeedback: reply.feedback };
     return {
       conclusionAccepted: true,

@@ -1,3 +1,4 @@
+import { planProposalDependencies } from '../../../dependencies/plan-proposal-dependencies.ts';
 import { QuestionKind } from '../../../domain/enums.ts';
 import { askPerson } from '../../shared/ask-person.ts';
 import { ReviewDecompositionReplySchema } from '../replies.ts';
@@ -10,7 +11,8 @@ const QUESTION = {
 
 /**
  * Pauses for the person to approve (optionally with edits) or reject the proposal before any node exists.
- * Its only side effect is the interrupt, so re-running it on resume is safe.
+ * Dependencies the proposal names but that cannot be kept (an unknown key, a cycle) are shown to the person as
+ * `problems`, never dropped unseen. Its only side effect is the interrupt, so re-running it on resume is safe.
  */
 export function reviewProposal() {
   return async (state: ProcessNodeStateType): Promise<ProcessNodeUpdate> => {
@@ -21,13 +23,13 @@ export function reviewProposal() {
         context: {
           nodeId: state.nodeId,
           proposal: state.proposal,
+          problems: state.proposal ? planProposalDependencies(state.proposal.subQuestions).dropped : [],
           strategy: state.strategy,
           round: state.proposalRound,
         },
       },
       ReviewDecompositionReplySchema,
     );
-    if ('expired' in reply) return { proposalApproved: true };
     if (reply.action === 'reject')
       return {
         proposalApproved: false,

@@ -14,6 +14,6 @@ export function waitForAnswer() {
       },
       ClarifyReplySchema,
     );
-    return { clarifyAnswer: 'answer' in reply ? reply.answer : null };
+    return { clarifyAnswer: 'answer' in reply ? reply.answer : null, clarifySkipped: 'skipped' in reply };
   };
 }

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "RunStatus" ADD VALUE 'PAUSED';
