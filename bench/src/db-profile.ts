@@ -37,7 +37,11 @@ function add(table: Map<string, { count: number; ms: number }>, key: string, ms:
  * Wraps a database so every write transaction and every read is counted and timed: where a processed node's
  * time goes. A write's time runs from its call (queue wait included) to its commit.
  */
-export function profileDatabase(db: Database): { db: Database; profile: DbProfile } {
+export function profileDatabase(
+  db: Database,
+  /** Flush every write to disk, relaxed ones too: what relaxed durability saves, measured in the same run. */
+  { flushAll = false } = {},
+): { db: Database; profile: DbProfile } {
   const profile: DbProfile = {
     writes: new Map(),
     reads: new Map(),
@@ -66,25 +70,27 @@ export function profileDatabase(db: Database): { db: Database; profile: DbProfil
       });
     },
   });
-  const write: Database['write'] = async (work) => {
+  const write: Database['write'] = async (work, options) => {
     const touched = new Set<string>();
     let statements = 0;
     const started = performance.now();
     try {
-      return await db.write((tx) =>
-        work(
-          new Proxy(tx, {
-            get(target, model: string) {
-              const value = (target as unknown as Record<string, unknown>)[model];
-              if (typeof model === 'string' && !model.startsWith('$') && value && typeof value === 'object') {
-                touched.add(model);
-                statements++;
-              }
-              if (model === '$queryRaw') statements++;
-              return typeof value === 'function' ? value.bind(target) : value;
-            },
-          }) as Tx,
-        ),
+      return await db.write(
+        (tx) =>
+          work(
+            new Proxy(tx, {
+              get(target, model: string) {
+                const value = (target as unknown as Record<string, unknown>)[model];
+                if (typeof model === 'string' && !model.startsWith('$') && value && typeof value === 'object') {
+                  touched.add(model);
+                  statements++;
+                }
+                if (model === '$queryRaw') statements++;
+                return typeof value === 'function' ? value.bind(target) : value;
+              },
+            }) as Tx,
+          ),
+        flushAll ? { durability: 'full' } : options,
       );
     } finally {
       const kind = kindOf(touched);

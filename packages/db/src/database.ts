@@ -114,3 +114,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     },
   };
 }
+
+/**
+ * The same database whose writes commit with relaxed durability unless a write asks otherwise (see
+ * `WriteDurability`): for an agent run's writes, which the run recovers from its last stored pause.
+ */
+export function withRelaxedWrites(db: Database): Database {
+  return { ...db, write: (work, options) => db.write(work, { durability: 'relaxed', ...options }) };
+}

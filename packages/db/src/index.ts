@@ -15,8 +15,17 @@ export type {
   Prisma,
   User,
 } from '../generated/sqlite/client.ts';
-export { type Database, type Db, type OpenDatabaseOptions, openDatabase, type ReadDb, type Tx } from './database.ts';
+export {
+  type Database,
+  type Db,
+  type OpenDatabaseOptions,
+  openDatabase,
+  type ReadDb,
+  type Tx,
+  withRelaxedWrites,
+} from './database.ts';
 export * from './enums.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';
+export type { WriteDurability, WriteOptions } from './write-queue.ts';

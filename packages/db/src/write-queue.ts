@@ -2,9 +2,24 @@ import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import type { Db, Tx } from './database.ts';
 import type { Provider } from './url.ts';
 
+/**
+ * How a write's commit reaches the disk. `full` (the default) flushes it before the commit returns. `relaxed`
+ * is for progress that can be redone: an agent run's steps, state and settles, which a run recovers from its
+ * last stored pause. It commits without waiting for the disk (SQLite `synchronous = NORMAL` in WAL mode,
+ * PostgreSQL `synchronous_commit = off`): a process crash loses nothing, a power loss may take the last
+ * moments of relaxed writes — never a `full` write, nor any write committed before one (the log is flushed
+ * in order), and the database stays consistent either way.
+ */
+export type WriteDurability = 'full' | 'relaxed';
+
+/** Options of one write. */
+export interface WriteOptions {
+  durability?: WriteDurability;
+}
+
 /** The one path for writes. */
 export interface WriteQueue {
-  write<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  write<T>(work: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T>;
   /** Resolves when every queued write has finished. */
   drain(): Promise<void>;
 }
@@ -34,9 +49,18 @@ const retryAborted = retry(handleWhen(isRetryable), {
 export function createWriteQueue(prisma: Db, provider: Provider): WriteQueue {
   let tail: Promise<unknown> = Promise.resolve();
   if (provider === 'sqlite') {
+    // The connection's flush mode, switched between queued transactions (no transaction is open then).
+    let synchronous: WriteDurability | undefined;
+    const begin = async (durability: WriteDurability) => {
+      if (durability === synchronous) return;
+      await prisma.$executeRawUnsafe(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+      synchronous = durability;
+    };
     return {
-      write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-        const run = tail.then(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
+      write<T>(work: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T> {
+        const run = tail
+          .then(() => begin(options?.durability ?? 'full'))
+          .then(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
         // The next write waits for this one, not for its success: the caller gets the failure through `run`.
         tail = run.catch(() => undefined);
         return run;
@@ -46,8 +70,14 @@ export function createWriteQueue(prisma: Db, provider: Provider): WriteQueue {
   }
   const pending = new Set<Promise<unknown>>();
   return {
-    async write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-      const run = retryAborted.execute(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
+    async write<T>(work: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T> {
+      const relaxed = options?.durability === 'relaxed';
+      const run = retryAborted.execute(() =>
+        prisma.$transaction(async (tx) => {
+          if (relaxed) await tx.$executeRawUnsafe('SET LOCAL synchronous_commit = off');
+          return work(tx);
+        }, TRANSACTION_OPTIONS),
+      );
       pending.add(run);
       try {
         return await run;

@@ -12,7 +12,7 @@ import {
   recoveryInput,
   resumeWith,
 } from '@thinkingmap/agent-core';
-import { AgentGraph, type AgentRun, type Database, isGateQuestion } from '@thinkingmap/db';
+import { AgentGraph, type AgentRun, type Database, isGateQuestion, withRelaxedWrites } from '@thinkingmap/db';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { CommandStore } from './command-store.ts';
@@ -89,12 +89,14 @@ export class RunEngine {
   readonly #chains = new Map<string, Promise<void>>();
   readonly #checkpoints: PrismaCheckpointStore;
   readonly #ledgers: MapTokenLedgers;
+  readonly #runDb: Database;
 
   readonly owner: RunOwner;
 
   constructor(private readonly deps: RunEngineDeps) {
     this.#checkpoints = new PrismaCheckpointStore(deps.db);
     this.#ledgers = new MapTokenLedgers(deps.db, { waitMs: deps.settings.budgetWaitMs });
+    this.#runDb = withRelaxedWrites(deps.db);
     this.owner = deps.owner ?? { instanceId: crypto.randomUUID(), bootId: crypto.randomUUID() };
   }
 
@@ -165,7 +167,10 @@ export class RunEngine {
   }
 
   async #drive(run: AgentRun, input: unknown): Promise<void> {
-    const { db, bus, onCommitted, settings } = this.deps;
+    const { bus, onCommitted, settings } = this.deps;
+    // A run's writes (its steps, commands, settles, lease) commit with relaxed durability: what a power loss
+    // may take of them, the run redoes from its last stored pause (see `WriteDurability`).
+    const db = this.#runDb;
     const map = await db.read.map.findUnique({
       where: { id: run.mapId },
       select: { ownerId: true, tokenBudget: true, language: true },

@@ -53,7 +53,8 @@ export async function removeDependency(ctx: CommandContext, raw: unknown): Promi
   const mapId = await mapIdOfNode(ctx, input.nodeId);
   return mutateMap(ctx, mapId, async (tx, emit) => {
     const dependency = await tx.dependency.findUnique({ where: { nodeId_dependsOnId: input } });
-    if (!dependency) throw new NotFoundError('Dependency', `${input.nodeId}→${input.dependsOnId}`);
+    if (!dependency || dependency.mapId !== mapId)
+      throw new NotFoundError('Dependency', `${input.nodeId}→${input.dependsOnId}`);
     await tx.dependency.delete({ where: { id: dependency.id } });
     emit({ type: 'DependencyRemoved', payload: { dependency: toDependencySnapshot(dependency) } });
     await refreshBlocked(tx, [input.nodeId], emit);

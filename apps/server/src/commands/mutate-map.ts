@@ -88,8 +88,13 @@ export async function mutateMap<T>(
   return result;
 }
 
-/** Finds which map a node belongs to (immutable, so it can be read before the transaction). */
+/**
+ * Finds which map a node belongs to (immutable, so it can be read before the transaction). A run's commands
+ * are on its own map (`ctx.carry`), so they read nothing here: every command checks inside its transaction
+ * that its node is in the map (`loadNodeInMap`), and a node of another map is not found.
+ */
 export async function mapIdOfNode(ctx: CommandContext, nodeId: string): Promise<string> {
+  if (ctx.carry) return ctx.carry.mapId;
   const node = await ctx.db.read.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
   if (!node) throw new NotFoundError('Node', nodeId);
   return node.mapId;
