@@ -33,6 +33,7 @@ import { ServerMetrics } from './ops/metrics.ts';
 import { createOpsRoutes } from './ops/ops-routes.ts';
 import { createOpsServer } from './ops/ops-server.ts';
 import { MapReadCache } from './read-cache/map-read-cache.ts';
+import { computeThrough, MapResponseCache } from './read-cache/map-response-cache.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { createLoaders } from './schema/loaders.ts';
 import { schema } from './schema/schema.ts';
@@ -266,8 +267,13 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const mcp = createMcpHttpHandler({ identity, contextFor: mcpContext, logError, maxBodyBytes });
   const web = options.webHandler;
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
+  // Repeated map reads are answered from stored bytes, keyed by the map's lastSeq read in the same request.
+  const responses = new MapResponseCache({
+    db,
+    access: (req) => resolveAccess(parseBearer(req.headers.authorization), identity),
+  });
   // GraphQL over HTTP: the body is read here, bounded, and handed to Yoga (as body-parser middleware would).
-  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown) => {
+  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown, cached = false) => {
     if (req.method === 'POST') {
       try {
         (req as IncomingMessage & { body?: Buffer }).body = await readBody(req, maxBodyBytes);
@@ -277,6 +283,14 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
         return void res.end(
           JSON.stringify({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }),
         );
+      }
+      const body = (req as IncomingMessage & { body: Buffer }).body;
+      const compute = () => queue(() => computeThrough(yoga.fetch, req, body));
+      try {
+        if (cached && (await responses.serve(req, res, body, compute))) return;
+      } catch (error) {
+        logError(error);
+        if (res.headersSent) return void res.destroy();
       }
     }
     return serve();
@@ -298,7 +312,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     if (api) {
       // Subscriptions over SSE stay open: they bypass the queue.
       if (req.headers.accept?.includes('text/event-stream')) return void serveGraphQL(req, res, () => yoga(req, res));
-      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)));
+      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)), true);
     }
     web(req, res, () => {
       res.statusCode = 404;
