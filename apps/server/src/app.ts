@@ -27,7 +27,13 @@ import type { MapEvent } from './events/map-event.ts';
 import { createFairQueue } from './fair-queue.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
 import { createMcpHttpHandler, isMcpRequest } from './mcp/mcp-http-handler.ts';
+import { graphqlMetricsPlugins } from './ops/graphql-metrics.ts';
+import { InstrumentedModel } from './ops/instrumented-model.ts';
+import { ServerMetrics } from './ops/metrics.ts';
+import { createOpsRoutes } from './ops/ops-routes.ts';
+import { createOpsServer } from './ops/ops-server.ts';
 import { MapReadCache } from './read-cache/map-read-cache.ts';
+import { computeThrough, MapResponseCache } from './read-cache/map-response-cache.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { createLoaders } from './schema/loaders.ts';
 import { schema } from './schema/schema.ts';
@@ -84,6 +90,17 @@ export interface AppOptions {
   instanceId?: string;
   /** How often open subscriptions compare their maps' lastSeq with what Redis delivered (5 s; Redis only). */
   gapCheckMs?: number;
+  /**
+   * Serve /metrics, /healthz and /readyz on this separate port too (TM_METRICS_PORT; 0 = any free port), on
+   * `metricsHost` (127.0.0.1): where Prometheus scrapes without a token. None by default.
+   */
+  metricsPort?: number;
+  metricsHost?: string;
+  /**
+   * A bearer token that opens /metrics on the API's own port when tokens are required (TM_METRICS_TOKEN). Without
+   * it, /metrics is served there only when tokens are not required (the embedded default).
+   */
+  metricsToken?: string;
   /** Called after every committed command (agents hook in here). */
   onCommitted?: (events: readonly MapEvent[]) => void;
   log?: (message: string) => void;
@@ -108,6 +125,10 @@ export interface App {
   resolveAccess(token: string | null): Promise<Access>;
   /** Revocations: tests wait until a connection of a token is tracked. */
   revocations: TokenRevocations;
+  /** Prometheus metrics (GraphQL traffic, subscriptions, events, runs, model calls, question waits, process). */
+  metrics: ServerMetrics;
+  /** The private metrics listener's base URL (`metricsPort`), once started; null without one. */
+  metricsUrl(): string | null;
   /** Listens (port 0 = any free port); resolves with the base URL. */
   start(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
@@ -129,6 +150,12 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const logError = options.logError ?? ((error: unknown) => console.error('[thinkingmap] unexpected error:', error));
   const db = options.db ?? (await openDatabase({ url: options.databaseUrl, log }));
   const bus = createEventBus({ redisUrl: options.redisUrl, logError });
+  const metrics = new ServerMetrics(db, logError);
+  const publish = bus.publish.bind(bus);
+  bus.publish = (events) => {
+    metrics.countPublished(events);
+    publish(events);
+  };
   const tokenFile = options.localTokenFile === undefined ? join(repoDir, '.data/local-token') : options.localTokenFile;
   const local = options.requireToken ? { user: null, token: null } : await ensureLocalUser(db, tokenFile ?? undefined);
   const tokens = createTokenResolver(db.read);
@@ -139,7 +166,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const cache = new MapReadCache();
-  const model = options.model ?? createModelFromEnv();
+  const model = new InstrumentedModel(options.model ?? createModelFromEnv(), metrics);
   const settings: RunSettings = {
     questionTtlMs: 30 * 60_000,
     maxQuestions: 3,
@@ -150,6 +177,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.
   const onCommitted = (events: readonly MapEvent[]) => {
     void runs.onEvents({ db, bus, onCommitted }, events);
+    metrics.onCommitted(events);
     options.onCommitted?.(events);
   };
   const owner = { instanceId: options.instanceId ?? randomUUID(), bootId: randomUUID() };
@@ -218,6 +246,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       useGraphQlJit({}, { cache: createCompiledQueryCache(), onError: (result) => logError(result.errors) }),
       useExecutionTimeout(options.executionTimeoutMs ?? 10_000),
       useRevocableSubscriptions(revocations),
+      ...graphqlMetricsPlugins(metrics),
     ],
     context: async (initial) => {
       if (initial.access) return contextFor(initial.access);
@@ -238,8 +267,13 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const mcp = createMcpHttpHandler({ identity, contextFor: mcpContext, logError, maxBodyBytes });
   const web = options.webHandler;
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
+  // Repeated map reads are answered from stored bytes, keyed by the map's lastSeq read in the same request.
+  const responses = new MapResponseCache({
+    db,
+    access: (req) => resolveAccess(parseBearer(req.headers.authorization), identity),
+  });
   // GraphQL over HTTP: the body is read here, bounded, and handed to Yoga (as body-parser middleware would).
-  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown) => {
+  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown, cached = false) => {
     if (req.method === 'POST') {
       try {
         (req as IncomingMessage & { body?: Buffer }).body = await readBody(req, maxBodyBytes);
@@ -250,18 +284,35 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
           JSON.stringify({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }),
         );
       }
+      const body = (req as IncomingMessage & { body: Buffer }).body;
+      const compute = () => queue(() => computeThrough(yoga.fetch, req, body));
+      try {
+        if (cached && (await responses.serve(req, res, body, compute))) return;
+      } catch (error) {
+        logError(error);
+        if (res.headersSent) return void res.destroy();
+      }
     }
     return serve();
   };
+  const ops = createOpsRoutes({
+    db,
+    bus,
+    metrics,
+    publicMetrics: options.metricsToken ? { token: options.metricsToken } : options.requireToken ? 'closed' : 'open',
+  });
+  const opsServer = options.metricsPort === undefined ? null : createOpsServer(ops);
+  let metricsUrl: string | null = null;
   const server = createServer((req, res) => {
     const api = isMcpRequest(req.url) || !web || !!req.url?.startsWith(yoga.graphqlEndpoint);
     const refusal = guard.check(req, api);
     if (refusal) return guard.refuse(res, refusal);
+    if (ops.handle(req, res)) return;
     if (isMcpRequest(req.url)) return void mcp(req, res);
     if (api) {
       // Subscriptions over SSE stay open: they bypass the queue.
       if (req.headers.accept?.includes('text/event-stream')) return void serveGraphQL(req, res, () => yoga(req, res));
-      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)));
+      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)), true);
     }
     web(req, res, () => {
       res.statusCode = 404;
@@ -347,17 +398,22 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     mcpContext,
     resolveAccess: (token) => resolveAccess(token, identity),
     revocations,
+    metrics,
+    metricsUrl: () => metricsUrl,
     url: () => baseUrl,
-    start: (port = 0, host = '127.0.0.1') =>
-      new Promise((resolve, reject) => {
+    start: async (port = 0, host = '127.0.0.1') => {
+      if (opsServer) metricsUrl = await opsServer.start(options.metricsPort ?? 0, options.metricsHost ?? '127.0.0.1');
+      return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
           const address = server.address() as AddressInfo;
           baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
           resolve(baseUrl);
         });
-      }),
+      });
+    },
     async stop() {
+      await opsServer?.stop();
       clearInterval(expiry);
       clearInterval(recovery);
       stopGapWatch();
