@@ -148,3 +148,29 @@ export const RESTORE_MAP = graphql(
 `,
   [ERROR_FIELDS],
 );
+
+/** A run's path so far: the steps it visited (rounds of a loop), their outcomes and the current step. */
+export const RUN_PATH = graphql(
+  `
+  query RunPath($runId: ID!) {
+    runPath(runId: $runId) {
+      __typename
+      ... on RunPath {
+        runId
+        graph
+        current
+        steps {
+          step
+          round
+          enteredSeq
+          enteredAt
+          outcome
+          durationMs
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);

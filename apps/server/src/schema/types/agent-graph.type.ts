@@ -5,7 +5,11 @@ import {
   type TopologyNode,
   TopologyNodeKind,
 } from '@thinkingmap/agent-core';
+import { NotFoundError } from '../../errors/domain-errors.ts';
+import { type PathStep, type RunPath, runPath } from '../../history/run-path.ts';
+import { assertMapAccess } from '../access.ts';
 import { builder } from '../builder.ts';
+import { ACCESS_ERRORS } from './errors.type.ts';
 
 const GraphNodeKindEnum = builder.enumType(TopologyNodeKind, {
   name: 'GraphNodeKind',
@@ -53,6 +57,47 @@ builder.queryField('agentGraphs', (t) =>
     resolve: () => {
       topologies ??= agentGraphTopologies();
       return topologies;
+    },
+  }),
+);
+
+const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
+  description: "One visit of a run to a graph step; `round` 2 or more is a loop's next round.",
+  fields: (t) => ({
+    step: t.exposeID('step', { description: 'The step (a node id of the graph in agentGraphs).' }),
+    round: t.exposeInt('round'),
+    enteredSeq: t.exposeInt('enteredSeq'),
+    enteredAt: t.expose('enteredAt', { type: 'DateTime' }),
+    outcome: t.exposeString('outcome', {
+      nullable: true,
+      description: 'done, failed or interrupted; null while it runs.',
+    }),
+    durationMs: t.exposeInt('durationMs', { nullable: true }),
+  }),
+});
+
+const RunPathRef = builder.objectRef<RunPath>('RunPath').implement({
+  description: "A run's path through its graph so far, from its AgentStep events.",
+  fields: (t) => ({
+    runId: t.exposeID('runId'),
+    graph: t.exposeString('graph', { nullable: true }),
+    steps: t.field({ type: [PathStepRef], resolve: (path) => path.steps }),
+    current: t.exposeString('current', { nullable: true, description: 'The step the run is in now.' }),
+  }),
+});
+
+builder.queryField('runPath', (t) =>
+  t.field({
+    type: RunPathRef,
+    description: "A run's path so far: each step with its round, outcome and duration, and the current step.",
+    errors: { types: ACCESS_ERRORS },
+    args: { runId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const runId = String(args.runId);
+      const run = await ctx.db.read.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
+      if (!run) throw new NotFoundError('AgentRun', runId);
+      await assertMapAccess(ctx, run.mapId);
+      return runPath(ctx.db.read, run.mapId, runId);
     },
   }),
 );
