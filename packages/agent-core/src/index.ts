@@ -46,6 +46,16 @@ export type { ProcessNodeStateType } from './graphs/process-node/state.ts';
 // Graphs
 export type { AgentDeps } from './graphs/shared/agent-deps.ts';
 export { EXPIRED_REPLY } from './graphs/shared/ask-person.ts';
+// Graph topology (drawn from the compiled graphs)
+export { StepKind } from './graphs/shared/step-kind.ts';
+export { AGENT_GRAPHS, agentGraphTopologies } from './graphs/topology/agent-graphs.ts';
+export {
+  describeGraph,
+  type GraphTopology,
+  type TopologyEdge,
+  type TopologyNode,
+  TopologyNodeKind,
+} from './graphs/topology/describe-graph.ts';
 export { createUnderstandProblemGraph, UNDERSTAND_PROBLEM_GRAPH } from './graphs/understand-problem/graph.ts';
 export {
   type ConfirmUnderstandingReply,

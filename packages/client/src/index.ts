@@ -22,3 +22,4 @@ export {
 export * from './map-mutations.ts';
 export * from './queries.ts';
 export * from './token-operations.ts';
+export * from './watch-operations.ts';

@@ -16,7 +16,7 @@ import {
 } from '@thinkingmap/agent-core';
 import type { Database, Node, User } from '@thinkingmap/db';
 import { setConclusion } from '../commands/conclusion-commands.ts';
-import type { CommandContext } from '../commands/context.ts';
+import type { CommandContext, RunActor } from '../commands/context.ts';
 import { postMessage } from '../commands/conversation-commands.ts';
 import { addDependency } from '../commands/dependency-commands.ts';
 import { updateMap } from '../commands/map-commands.ts';
@@ -53,14 +53,24 @@ export class CommandStore implements StorePort {
       mapId: string;
       outbox: RunOutbox;
       onCommitted?: (events: readonly MapEvent[]) => void;
+      /** The run acting, recorded on its changes (the map's history). */
+      actor?: RunActor;
     },
   ) {}
 
   private async command<T>(key: string | undefined, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
-    const { db, bus, owner, onCommitted, outbox } = this.deps;
+    const { db, bus, owner, onCommitted, outbox, actor } = this.deps;
     try {
       // The run's queued progress rides along in the command's transaction, ahead of its own events.
-      return await run({ db, bus, viewer: owner, onCommitted, carry: outbox, ...(key ? { idempotencyKey: key } : {}) });
+      return await run({
+        db,
+        bus,
+        viewer: owner,
+        onCommitted,
+        carry: outbox,
+        actor,
+        ...(key ? { idempotencyKey: key } : {}),
+      });
     } catch (error) {
       throw asAgentError(error);
     }

@@ -191,10 +191,12 @@ export class RunEngine {
     });
     lease.start();
     // The run acts as its map's owner: every write goes through the command layer like a person's.
-    const owner = { db, bus, viewer: { id: map.ownerId }, onCommitted };
+    // Its changes carry the run and its current step (the map's history).
+    const actor = { runId: run.id, step: (): string | null => events.currentStep };
+    const owner = { db, bus, viewer: { id: map.ownerId }, onCommitted, actor };
     const outbox = new RunOutbox(owner, run.mapId, this.deps.logError);
     const events = new RunEvents(outbox);
-    const store = new CommandStore({ db, bus, owner: owner.viewer, mapId: run.mapId, outbox, onCommitted });
+    const store = new CommandStore({ db, bus, owner: owner.viewer, mapId: run.mapId, outbox, onCommitted, actor });
     // A map with a budget meters every model call against it, shared with the map's other runs.
     const ledger = map.tokenBudget === null ? undefined : this.#ledgers.forRun(run, map.language);
     const model = new MeteredModel(this.deps.model, { ledger });

@@ -17,7 +17,11 @@ export class RunEvents implements EventPort {
 
   constructor(private readonly outbox: RunOutbox) {}
 
+  /** The step the run is in (the last one entered), recorded on the changes it makes. */
+  currentStep: string | null = null;
+
   stepEntered(run: RunRef, step: string): void {
+    this.currentStep = step;
     this.#step(run, step, 'ENTERED', null, null);
   }
 

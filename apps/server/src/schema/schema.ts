@@ -11,6 +11,8 @@ import './types/readiness.type.ts';
 import './types/dependency.type.ts';
 import './types/conversation.type.ts';
 import './types/run.type.ts';
+import './types/agent-graph.type.ts';
+import './types/history.type.ts';
 import './types/viewer-questions.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';
@@ -34,6 +36,10 @@ import './mutations/review-decomposition.mutation.ts';
 import './mutations/cancel-run.mutation.ts';
 import './mutations/create-api-token.mutation.ts';
 import './mutations/revoke-api-token.mutation.ts';
+import './mutations/undo-last-change.mutation.ts';
+import './mutations/redo-last-undo.mutation.ts';
+import './mutations/undo-run.mutation.ts';
+import './mutations/restore-map.mutation.ts';
 
 /** The executable GraphQL schema. */
 export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));
