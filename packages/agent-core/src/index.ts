@@ -97,6 +97,7 @@ export type {
 export type {
   ConversationTail,
   CreateNodeInput,
+  DecisionInput,
   Idempotent,
   MapUnderstanding,
   NodeNeighbourhood,

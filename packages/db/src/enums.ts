@@ -25,8 +25,15 @@ export const QuestionKind = {
 /** One of {@link QuestionKind}'s values. */
 export type QuestionKind = (typeof QuestionKind)[keyof typeof QuestionKind];
 
-/** The statuses of a run that has not ended: it works, or it waits for the person. A node has at most one. */
-export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [RunStatus.RUNNING, RunStatus.WAITING];
+/**
+ * The statuses of a run that has not ended: it works, waits for the person, or waits for its node's open
+ * dependencies to conclude. A node has at most one.
+ */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [
+  RunStatus.RUNNING,
+  RunStatus.WAITING,
+  RunStatus.WAITING_FOR_DEPENDENCIES,
+];
 
 /** The agent graphs a run can execute (`AgentRun.agent`). */
 export const AgentGraph = {

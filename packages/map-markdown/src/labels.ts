@@ -68,6 +68,7 @@ export const LABELS: Record<Language, MarkdownLabels> = {
     runStatus: {
       RUNNING: 'running',
       WAITING: 'waiting for you',
+      WAITING_FOR_DEPENDENCIES: 'waiting for its dependencies',
       COMPLETED: 'completed',
       FAILED: 'failed',
       CANCELLED: 'cancelled',
@@ -108,7 +109,14 @@ export const LABELS: Record<Language, MarkdownLabels> = {
       COMPLETED: '已完成',
       FAILED: '失败',
     },
-    runStatus: { RUNNING: '运行中', WAITING: '等你回答', COMPLETED: '已完成', FAILED: '失败', CANCELLED: '已取消' },
+    runStatus: {
+      RUNNING: '运行中',
+      WAITING: '等你回答',
+      WAITING_FOR_DEPENDENCIES: '等待所依赖的问题',
+      COMPLETED: '已完成',
+      FAILED: '失败',
+      CANCELLED: '已取消',
+    },
     conclusionKind: { ANALYTICAL: '分析型', CREATIVE: '创意型', DECISION: '决策型', LEARNING: '学习型' },
   },
 };

@@ -11,6 +11,7 @@ import './types/readiness.type.ts';
 import './types/dependency.type.ts';
 import './types/conversation.type.ts';
 import './types/run.type.ts';
+import './types/decision.type.ts';
 import './types/viewer-questions.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';

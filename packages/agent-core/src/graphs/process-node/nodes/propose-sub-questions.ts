@@ -6,16 +6,39 @@ import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
+import { recordDecision } from '../record-decision.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
+import { personalStrategy } from './decide-strategy.ts';
 
 /**
  * Proposes sub-questions with goals and sibling dependencies, posts the proposal in the node's decompose
- * conversation and marks the node WAITING. No node is created here: the person reviews first.
+ * conversation and marks the node WAITING. No node is created here: the person reviews first. A strategy
+ * the person chose at review (rejecting a proposal) is recorded as their decision over the one it replaces.
  */
 export function proposeSubQuestions(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const run = runRefOf(config, PROCESS_NODE_GRAPH, state.nodeId);
     const strategy = state.strategyOverride ?? state.strategy?.strategy ?? 'PARALLEL';
+    const chosen = state.strategyOverride && state.strategyOverride !== state.strategy?.strategy;
+    const personal = chosen ? personalStrategy(state) : null;
+    if (personal) {
+      await deps.store.setNodeStrategy(state.nodeId, personal.strategy);
+      await recordDecision(
+        deps,
+        config,
+        state.nodeId,
+        {
+          kind: 'STRATEGY',
+          choice: { strategy: personal.strategy, factors: personal.factors },
+          reason: personal.reason,
+          decidedBy: 'PERSON',
+          overridden: state.strategy ? { strategy: state.strategy.strategy, factors: state.strategy.factors } : null,
+        },
+        'proposeSubQuestions',
+        state.proposalRound + 1,
+        'strategy',
+      );
+    }
     const result = await deps.model.structured({
       agent: 'decompose',
       schema: SubQuestionProposalSchema,
@@ -46,6 +69,12 @@ export function proposeSubQuestions(deps: AgentDeps) {
       idempotencyKey: writeKey(config, 'proposeSubQuestions', round),
     });
     await deps.store.setNodeStatus(state.nodeId, 'WAITING');
-    return { proposal: result.value, proposalRound: round, proposalFeedback: null };
+    return {
+      proposal: result.value,
+      proposedSubQuestions: result.value.subQuestions,
+      proposalRound: round,
+      proposalFeedback: null,
+      ...(personal ? { strategy: personal } : {}),
+    };
   };
 }
