@@ -3,7 +3,6 @@ import {
   CREATE_NODE,
   EVENTS,
   graphql,
-  NODE,
   NODE_DECISIONS,
   PROCESS_NODE,
   REPLY_TO_AGENT,
