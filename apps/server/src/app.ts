@@ -203,13 +203,18 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     Math.max(50, Math.min(30_000, settings.questionTtlMs / 4)),
   );
   expiry.unref();
-  // Runs a dead process left mid-step (their lease ran out) are resumed: at start, then checked periodically.
+  // Runs a dead process left mid-step (their lease ran out) are resumed: at start, then checked periodically;
+  // so do runs whose dependencies concluded while no process could start them.
+  const recoverRuns = async () => {
+    await runs.recover(db);
+    await runs.startWaiting({ db, bus, onCommitted });
+  };
   const recovery =
     options.recoverRuns === false
       ? undefined
-      : setInterval(() => void runs.recover(db).catch((error) => logError(error)), RUN_LEASE_MS / 3);
+      : setInterval(() => void recoverRuns().catch((error) => logError(error)), RUN_LEASE_MS / 3);
   recovery?.unref();
-  if (options.recoverRuns !== false) await runs.recover(db);
+  if (options.recoverRuns !== false) await recoverRuns();
   // Redis may drop messages: subscriptions re-read the log when their map moved past what arrived.
   const stopGapWatch = options.redisUrl
     ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError })

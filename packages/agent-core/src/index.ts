@@ -111,6 +111,7 @@ export type {
 export type {
   ConversationTail,
   CreateNodeInput,
+  DecisionInput,
   Idempotent,
   MapUnderstanding,
   NodeNeighbourhood,

@@ -38,8 +38,15 @@ export const GATE_QUESTION_KINDS: readonly QuestionKind[] = [
 /** Whether a question of `kind` is one of the person's gates ({@link GATE_QUESTION_KINDS}). */
 export const isGateQuestion = (kind: string): boolean => (GATE_QUESTION_KINDS as readonly string[]).includes(kind);
 
-/** The statuses of a run that has not ended: it works, or it waits for the person. A node has at most one. */
-export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [RunStatus.RUNNING, RunStatus.WAITING];
+/**
+ * The statuses of a run that has not ended: it works, waits for the person, or waits for its node's open
+ * dependencies to conclude. A node has at most one.
+ */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [
+  RunStatus.RUNNING,
+  RunStatus.WAITING,
+  RunStatus.WAITING_FOR_DEPENDENCIES,
+];
 
 /**
  * The statuses of a run whose questions the person can still answer: waiting, or PAUSED after a gate question

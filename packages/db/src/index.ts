@@ -7,6 +7,7 @@ export type {
   CommandReceipt,
   ContextItem,
   Conversation,
+  Decision,
   Dependency,
   Event,
   Map,

@@ -4,6 +4,7 @@ import {
   type ConversationTail,
   type CreateNodeInput,
   countByRole,
+  type DecisionInput,
   type DependencyRecord,
   type Idempotent,
   type MapRecord,
@@ -25,6 +26,7 @@ import { parseNodeState, recordNodeState } from '../commands/node-state-commands
 import { CycleError, DomainError, NotFoundError } from '../errors/domain-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
+import { parseDecision, recordDecision } from './decisions.ts';
 import { toContextItemRecord, toMapRecord, toMessageRecord, toNodeRecord } from './records.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
@@ -246,5 +248,15 @@ export class CommandStore implements StorePort {
 
   async setNodeStrategy(nodeId: string, strategy: NonNullable<Node['strategy']>): Promise<void> {
     this.#defer({ nodeId, strategy });
+  }
+
+  /** A decision of the run is recorded like its state on a node: with its next command, or its settle. */
+  async recordDecision(raw: DecisionInput): Promise<void> {
+    try {
+      const decision = parseDecision(raw);
+      this.deps.outbox.defer((tx, emit, map) => recordDecision(tx, emit, map.id, decision));
+    } catch (error) {
+      throw asAgentError(error);
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decisionSnapshot } from './decision-snapshot.ts';
 import {
   contextItemSnapshot,
   conversationKind,
@@ -107,6 +108,13 @@ export const EVENT_CONTRACTS = {
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
   RunFinished: contract(2, runPayload, fromRunRow),
   RunFailed: contract(2, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  /** A run was accepted on a node with open dependencies; it starts by itself (RunStarted) when they conclude. */
+  RunWaitingForDependencies: contract(
+    1,
+    runPayload.extend({ waitingFor: z.array(z.object({ id: z.string(), question: z.string() })) }),
+  ),
+  /** A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided. */
+  DecisionRecorded: contract(1, z.object({ decision: decisionSnapshot })),
 };
 
 /** Every event type name. */

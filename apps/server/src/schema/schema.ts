@@ -13,6 +13,7 @@ import './types/conversation.type.ts';
 import './types/run.type.ts';
 import './types/agent-graph.type.ts';
 import './types/history.type.ts';
+import './types/decision.type.ts';
 import './types/viewer-questions.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';

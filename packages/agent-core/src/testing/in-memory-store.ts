@@ -6,6 +6,7 @@ import { AgentError } from '../errors/agent-error.ts';
 import type {
   ConversationTail,
   CreateNodeInput,
+  DecisionInput,
   Idempotent,
   NodeNeighbourhood,
   PostMessageInput,
@@ -22,6 +23,8 @@ export class InMemoryStore implements StorePort {
   readonly dependencies: DependencyRecord[] = [];
   readonly messages: MessageRecord[] = [];
   readonly contextItems = new Map<string, ContextItemRecord[]>();
+  /** Decisions recorded, in order, once per run and key. */
+  readonly decisions: DecisionInput[] = [];
   /** Every write, in order: `createNode q`, `setNodeStatus id BLOCKED`, … */
   readonly log: string[] = [];
   private readonly keys = new Map<string, unknown>();
@@ -189,6 +192,12 @@ export class InMemoryStore implements StorePort {
   async setNodeStrategy(nodeId: string, strategy: DecompositionStrategy): Promise<void> {
     this.node(nodeId).strategy = strategy;
     this.log.push(`setNodeStrategy ${nodeId} ${strategy}`);
+  }
+
+  async recordDecision(decision: DecisionInput): Promise<void> {
+    if (this.decisions.some((d) => d.runId === decision.runId && d.key === decision.key)) return;
+    this.decisions.push({ ...decision });
+    this.log.push(`recordDecision ${decision.nodeId} ${decision.kind} ${decision.decidedBy}`);
   }
 
   /** Children of a node in sibling order (copies). */

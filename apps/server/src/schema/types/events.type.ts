@@ -139,7 +139,7 @@ const runEvent = <K extends 'RunStarted' | 'RunFinished'>(name: K, description: 
     }),
   });
 
-const RunStarted = runEvent('RunStarted', 'An agent run started.');
+const RunStarted = runEvent('RunStarted', 'An agent run started (a waiting one: when its dependencies concluded).');
 const RunFinished = runEvent('RunFinished', 'An agent run finished; `run` carries its token usage.');
 
 const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement({
@@ -151,6 +151,32 @@ const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement
     code: t.string({ resolve: (e) => e.payload.code }),
     reason: t.string({ resolve: (e) => e.payload.reason }),
     run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+  }),
+});
+
+const RunWaitingForDependencies = builder
+  .objectRef<EventOf<'RunWaitingForDependencies'>>('RunWaitingForDependencies')
+  .implement({
+    description:
+      'A run was accepted on a node whose dependencies are open; it starts by itself (RunStarted) when the last ' +
+      'one concludes, or ends when cancelled. `waitingFor` names them as they were then.',
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      runId: t.id({ resolve: (e) => e.payload.run.id }),
+      nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
+      run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+      waitingForIds: t.idList({ resolve: (e) => e.payload.waitingFor.map((d) => d.id) }),
+      waitingForQuestions: t.stringList({ resolve: (e) => e.payload.waitingFor.map((d) => d.question) }),
+    }),
+  });
+
+const DecisionRecorded = builder.objectRef<EventOf<'DecisionRecorded'>>('DecisionRecorded').implement({
+  description: 'A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    runId: t.id({ resolve: (e) => e.payload.decision.runId }),
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.decision.nodeId }),
+    decision: t.field({ type: 'Decision' as never, resolve: (e) => asRow(e.payload.decision) }),
   }),
 });
 
@@ -227,6 +253,8 @@ const MEMBERS = {
   AgentTokens,
   RunFinished,
   RunFailed,
+  RunWaitingForDependencies,
+  DecisionRecorded,
 } as const;
 
 /** Every event of a map. New agent events join this union. */
