@@ -42,14 +42,17 @@ describe.skipIf(!run)('a conclusion out of date in the web workspace (Chromium, 
     await page.goto(`${server.origin}/maps/${map.id}`);
     await card(page, ROOT).waitFor();
     const progress = page.getByTestId('progress');
-    const shown = async () => `${await progress.getAttribute('data-done')}/${await progress.getAttribute('data-count')}`;
+    const shown = async () =>
+      `${await progress.getAttribute('data-done')}/${await progress.getAttribute('data-count')}`;
     await expect.poll(shown).toBe('2/2');
 
     // A sub-question added elsewhere: the root's conclusion no longer covers it.
     await call(client, CREATE_NODE, { input: { mapId: map.id, parentId: root.id, question: RENT } });
     await expect.poll(() => card(page, ROOT).getAttribute('data-stale')).toBe('CHILD_ADDED');
     // The card's accessible name is its visible words, the badge included.
-    await expect(card(page, ROOT).getByTestId('stale-badge').textContent()).resolves.toContain('Conclusion out of date');
+    await expect(card(page, ROOT).getByTestId('stale-badge').textContent()).resolves.toContain(
+      'Conclusion out of date',
+    );
     await expect.poll(shown).toBe('1/3');
 
     await card(page, ROOT).click();
@@ -68,7 +71,10 @@ describe.skipIf(!run)('a conclusion out of date in the web workspace (Chromium, 
 
     // Redo: the agent drafts again; nothing counts until the person accepts it.
     await notice.getByTestId('redo-conclusion').click();
-    await page.getByTestId('agent-question').getByRole('button', { name: 'Accept', exact: true }).waitFor({ timeout: 15_000 });
+    await page
+      .getByTestId('agent-question')
+      .getByRole('button', { name: 'Accept', exact: true })
+      .waitFor({ timeout: 15_000 });
     expect((await call(client, NODE, { id: root.id })).staleReason).toBe('CHILD_ADDED');
     await page.getByTestId('agent-question').getByRole('button', { name: 'Accept', exact: true }).click();
     await expect.poll(() => card(page, ROOT).getAttribute('data-stale')).toBe('');
