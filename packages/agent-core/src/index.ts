@@ -94,6 +94,7 @@ export {
   budgetExhausted,
   grantFor,
 } from './model/token-budget.ts';
+export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
 export type {
   CitableResult,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DIVERGENT_EVENT_PAYLOADS as DIVERGENT } from './divergent-event-contracts.ts';
 import {
   contextItemSnapshot,
   conversationKind,
@@ -107,6 +108,11 @@ export const EVENT_CONTRACTS = {
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
   RunFinished: contract(2, runPayload, fromRunRow),
   RunFailed: contract(2, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  DivergentLevelStarted: contract(1, DIVERGENT.DivergentLevelStarted),
+  DivergentTaskStarted: contract(1, DIVERGENT.DivergentTaskStarted),
+  DivergentTaskFinished: contract(1, DIVERGENT.DivergentTaskFinished),
+  CompletionScored: contract(1, DIVERGENT.CompletionScored),
+  DivergentFinished: contract(1, DIVERGENT.DivergentFinished),
 };
 
 /** Every event type name. */

@@ -12,6 +12,7 @@ import './types/dependency.type.ts';
 import './types/conversation.type.ts';
 import './types/run.type.ts';
 import './types/viewer-questions.type.ts';
+import './types/divergent-session.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';
 import './mutations/create-map.mutation.ts';
@@ -32,6 +33,7 @@ import './mutations/process-node.mutation.ts';
 import './mutations/reply-to-agent.mutation.ts';
 import './mutations/review-decomposition.mutation.ts';
 import './mutations/cancel-run.mutation.ts';
+import './mutations/start-divergent.mutation.ts';
 import './mutations/create-api-token.mutation.ts';
 import './mutations/revoke-api-token.mutation.ts';
 

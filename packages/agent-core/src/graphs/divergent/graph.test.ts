@@ -66,6 +66,10 @@ describe('divergent exploration: the loop', () => {
     expect(model.calls.filter((a) => a === 'evaluate')).toHaveLength(3);
     expect(events.lines).toContain('left runTask done');
     expect(events.tokens).toContain('result of market');
+    const progress = events.divergentProgress;
+    expect(progress.filter((p) => p.type === 'DivergentLevelStarted').map((p) => p.payload.level)).toEqual([1, 2, 3]);
+    expect(progress.filter((p) => p.type === 'DivergentTaskFinished')).toHaveLength(5);
+    expect(progress.at(-1)).toMatchObject({ type: 'DivergentFinished', payload: { outcome: 'FINISHED', level: 3 } });
   });
 
   it('should compute the overall score in code from the three weighted dimensions', async () => {

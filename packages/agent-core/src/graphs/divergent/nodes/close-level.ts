@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { writeKey } from '../../shared/run-config.ts';
+import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
+import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { type DivergentStateType, type DivergentUpdate, outcomesOf } from '../state.ts';
 
@@ -25,6 +26,10 @@ export function closeLevel(deps: DivergentDeps) {
       kind: 'NOTICE',
       content: note,
       idempotencyKey: writeKey(config, 'closeLevel', state.level + 1),
+    });
+    deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
+      type: 'DivergentFinished',
+      payload: { outcome: 'ALL_FAILED', level: state.level + 1, finalNodeId: null, note },
     });
     return { note, outcome: 'ALL_FAILED' };
   };

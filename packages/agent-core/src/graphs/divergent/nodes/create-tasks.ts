@@ -1,6 +1,7 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { writeKey } from '../../shared/run-config.ts';
+import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
+import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import type { DivergentStateType, DivergentUpdate, LevelTask } from '../state.ts';
 
 /** The citation key of a level's task: `L1.T2`. */
@@ -26,6 +27,24 @@ export function createTasks(deps: DivergentDeps) {
       });
       tasks.push({ ...planned, key: taskKey(level, i), level, nodeId: node.id });
     }
+    deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
+      type: 'DivergentLevelStarted',
+      payload: {
+        level,
+        summaryNodeId: state.summaryNodeId!,
+        tasks: tasks.map(({ key, nodeId, name, query, skill, priority }) => ({
+          key,
+          nodeId,
+          name,
+          query,
+          skill,
+          priority,
+        })),
+        dropped: state.dropped
+          .filter((d) => d.level === level)
+          .map(({ name, query, skill, priority, reason }) => ({ name, query, skill, priority, reason })),
+      },
+    });
     return { tasks };
   };
 }

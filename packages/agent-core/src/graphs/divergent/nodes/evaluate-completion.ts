@@ -46,6 +46,10 @@ export function evaluateCompletion(deps: DivergentDeps) {
       metadata: { completion: { ...e, overall } },
       idempotencyKey: writeKey(config, 'evaluateCompletion', summary.level, 'reasons'),
     });
+    deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
+      type: 'CompletionScored',
+      payload: { ...e, level: summary.level, nodeId: summary.nodeId, overall, threshold: state.threshold },
+    });
     return { scores: [{ ...e, level: summary.level, nodeId: summary.nodeId, overall }] };
   };
 }

@@ -24,6 +24,8 @@ export function runTask(deps: DivergentDeps) {
     const run = runRefOf(config, DIVERGENT_GRAPH, task.nodeId);
     const base = { key: task.key, level: task.level, nodeId: task.nodeId, name: task.name, skill: task.skill };
     await deps.store.setNodeStatus(task.nodeId, 'RUNNING');
+    const where = { level: task.level, key: task.key, nodeId: task.nodeId };
+    deps.events.divergent?.(run, { type: 'DivergentTaskStarted', payload: where });
     let outcome: TaskOutcome;
     try {
       const result = await deps.skills.run({
@@ -67,6 +69,10 @@ export function runTask(deps: DivergentDeps) {
       await deps.store.setNodeStatus(task.nodeId, 'FAILED', reason);
       outcome = { ...base, status: 'FAILED', text: '', reason, sources: [] };
     }
+    deps.events.divergent?.(run, {
+      type: 'DivergentTaskFinished',
+      payload: { ...where, status: outcome.status, reason: outcome.reason },
+    });
     return { results: [outcome] };
   };
 }

@@ -57,6 +57,10 @@ export function writeFinal(deps: DivergentDeps) {
       content: note,
       idempotencyKey: writeKey(config, 'writeFinal', 'note'),
     });
+    deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
+      type: 'DivergentFinished',
+      payload: { outcome: 'FINISHED', level: Math.max(0, state.level), finalNodeId: node.id, note },
+    });
     return { finalNodeId: node.id, note, outcome: 'FINISHED' };
   };
 }
