@@ -98,6 +98,7 @@ describe.each(providers)('divergent exploration through the API on %s', { timeou
       const run = await call(client, START_DIVERGENT, {
         input: { nodeId: rootId, reviewEachLevel: true, maxParallel: 4, threshold: 0.9 },
       });
+      await waitForSessionStatus(client, run.id, 'WAITING');
       const review = await waitForQuestion(client, mapId, { kind: 'review-divergent-tasks' });
       expect(review.question).toBe('第 1 层的任务列表：请批准（可编辑）或停止探索。');
       expect(review.context).toMatchObject({ level: 1, tasks: [{ name: '市场规模' }, { name: '租金' }] });
