@@ -39,6 +39,32 @@ export {
 export * from './domain/enums.ts';
 export type * from './domain/records.ts';
 export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from './errors/agent-error.ts';
+export type { DivergentDeps } from './graphs/divergent/divergent-deps.ts';
+export { DIVERGENT_GRAPH } from './graphs/divergent/divergent-graph-name.ts';
+export { createDivergentGraph } from './graphs/divergent/graph.ts';
+export { DIVERGENT_NOTES } from './graphs/divergent/notes.ts';
+export {
+  COMPLETION_WEIGHTS,
+  type CompletionEvaluation,
+  DIVERGENT_LIMITS,
+  overallScore,
+  type PlannedTask,
+  PlannedTaskSchema,
+  type ReviewDivergentTasksReply,
+  ReviewDivergentTasksReplySchema,
+} from './graphs/divergent/schemas.ts';
+export {
+  createDivergentSkills,
+  type DivergentSkillSources,
+} from './graphs/divergent/skills/create-divergent-skills.ts';
+export type {
+  DivergentStateType,
+  DroppedTask,
+  LevelTask,
+  ScoreRecord,
+  SummaryRecord,
+  TaskOutcome,
+} from './graphs/divergent/state.ts';
 export { createProcessNodeGraph } from './graphs/process-node/graph.ts';
 export { PROCESS_NODE_GRAPH } from './graphs/process-node/process-node-graph-name.ts';
 export * from './graphs/process-node/replies.ts';
@@ -82,7 +108,17 @@ export {
   budgetExhausted,
   grantFor,
 } from './model/token-budget.ts';
+export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
+export type {
+  CitableResult,
+  DivergentSkillName,
+  DivergentSkills,
+  SkillRequest,
+  SkillResult,
+} from './ports/divergent-skills-port.ts';
+export { DIVERGENT_SKILL_NAMES } from './ports/divergent-skills-port.ts';
+export type { CreateDivergentNodeInput, DivergentStorePort } from './ports/divergent-store-port.ts';
 export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
 export { SILENT_EVENTS } from './ports/event-port.ts';
 export type {

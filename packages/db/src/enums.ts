@@ -21,6 +21,8 @@ export const QuestionKind = {
   REVIEW_CONCLUSION: 'review-conclusion',
   /** The agent lacks something only the person knows and asks for it. */
   CLARIFY: 'clarify',
+  /** The person reviews a divergent level's task list before it runs: approve (with edits) or stop. */
+  REVIEW_DIVERGENT_TASKS: 'review-divergent-tasks',
 } as const;
 /** One of {@link QuestionKind}'s values. */
 export type QuestionKind = (typeof QuestionKind)[keyof typeof QuestionKind];
@@ -61,6 +63,8 @@ export const AgentGraph = {
   UNDERSTAND_PROBLEM: 'understand-problem',
   /** Works on one node: context, dependencies, intent, then decomposition or conclusion. */
   PROCESS_NODE: 'process-node',
+  /** Divergent exploration from a node: summary, parallel skill tasks, converge, score, up to 5 levels, final output. */
+  DIVERGENT: 'divergent',
 } as const;
 /** One of {@link AgentGraph}'s values. */
 export type AgentGraph = (typeof AgentGraph)[keyof typeof AgentGraph];

@@ -2,10 +2,12 @@ import {
   AgentError,
   type ConversationKind,
   type ConversationTail,
+  type CreateDivergentNodeInput,
   type CreateNodeInput,
   countByRole,
   type DecisionInput,
   type DependencyRecord,
+  type DivergentStorePort,
   type Idempotent,
   type MapRecord,
   type MapUnderstanding,
@@ -20,6 +22,7 @@ import { setConclusion } from '../commands/conclusion-commands.ts';
 import type { CommandContext, RunActor } from '../commands/context.ts';
 import { postMessage } from '../commands/conversation-commands.ts';
 import { addDependency } from '../commands/dependency-commands.ts';
+import { recordCompletionScore } from '../commands/divergent-commands.ts';
 import { updateMap } from '../commands/map-commands.ts';
 import { createNode, updateNode } from '../commands/node-commands.ts';
 import { parseNodeState, recordNodeState } from '../commands/node-state-commands.ts';
@@ -43,7 +46,7 @@ function asAgentError(error: unknown): unknown {
  * GraphQL mutations (validated, one transaction, sequenced events), acting as the map's owner. A write
  * with an idempotency key runs once; LangGraph re-running a step after a resume writes nothing twice.
  */
-export class CommandStore implements StorePort {
+export class CommandStore implements StorePort, DivergentStorePort {
   readonly #neighbourhoods = new Map<string, { seq: number; hood: NodeNeighbourhood }>();
 
   constructor(
@@ -187,6 +190,18 @@ export class CommandStore implements StorePort {
       createNode(ctx, { ...fields, constraints: fields.constraints ?? [] }),
     );
     return toNodeRecord(node);
+  }
+
+  async createDivergentNode(input: CreateDivergentNodeInput): Promise<NodeRecord> {
+    const { idempotencyKey, role, level, ...fields } = input;
+    const node = await this.command(idempotencyKey, (ctx) =>
+      createNode(ctx, { ...fields, constraints: fields.constraints ?? [] }, { role, level }),
+    );
+    return toNodeRecord(node);
+  }
+
+  async recordCompletionScore(nodeId: string, score: number, options: Idempotent = {}): Promise<void> {
+    await this.command(options.idempotencyKey, (ctx) => recordCompletionScore(ctx, { nodeId, score }));
   }
 
   async updateNode(

@@ -1,5 +1,7 @@
 import {
   AgentError,
+  createDivergentGraph,
+  createDivergentSkills,
   createProcessNodeGraph,
   createUnderstandProblemGraph,
   driveRun,
@@ -205,10 +207,19 @@ export class RunEngine {
     const given = fresh ? input[START] : input;
     const checkpoints = new DriveCheckpointStore(this.#checkpoints, { fresh });
     const checkpointer = new PortCheckpointSaver(checkpoints);
+    // A divergent session is long: it checkpoints every super-step straight to the database (each finished
+    // parallel task is a stored write), so a process that dies mid-level resumes without redoing them.
+    const writeThrough = run.agent === AgentGraph.DIVERGENT;
+    const durable = new PortCheckpointSaver(this.#checkpoints);
     const graph =
       run.agent === AgentGraph.UNDERSTAND_PROBLEM
         ? createUnderstandProblemGraph(agentDeps, { checkpointer })
-        : createProcessNodeGraph(agentDeps, { checkpointer });
+        : run.agent === AgentGraph.DIVERGENT
+          ? createDivergentGraph(
+              { ...agentDeps, skills: createDivergentSkills({ model, library: this.deps.knowledge }) },
+              { checkpointer: durable },
+            )
+          : createProcessNodeGraph(agentDeps, { checkpointer });
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
     try {
@@ -221,6 +232,7 @@ export class RunEngine {
         usage: () => model.usage,
         signal: controller.signal,
         store,
+        ...(writeThrough ? { durability: 'sync' as const } : {}),
       });
     } finally {
       lease.stop();

@@ -1,4 +1,5 @@
-import type { AgentQuestion, EventPort, ModelUsage, RunRef } from '@thinkingmap/agent-core';
+import type { AgentQuestion, DivergentProgress, EventPort, ModelUsage, RunRef } from '@thinkingmap/agent-core';
+import type { PendingEvent } from '../events/map-event.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
 /** Streamed text is sent in pieces at most this often, so a fast model does not write an event per token. */
@@ -50,6 +51,11 @@ export class RunEvents implements EventPort {
     this.#nodeId = run.nodeId ?? null;
     this.#pending += text;
     this.#timer ??= setTimeout(() => this.flushTokens(), TOKEN_FLUSH_MS);
+  }
+
+  divergent(run: RunRef, progress: DivergentProgress): void {
+    this.flushTokens();
+    this.outbox.push([{ type: progress.type, payload: { runId: run.runId, ...progress.payload } } as PendingEvent]);
   }
 
   runFinished(_run: RunRef, _output: unknown, _usage: ModelUsage): void {

@@ -1,3 +1,4 @@
+import { DIVERGENT_LIMITS } from '@thinkingmap/agent-core';
 import {
   ACTIVE_RUN_STATUSES,
   AgentGraph,
@@ -31,6 +32,14 @@ const processNodeInput = z.object({
   intent: z.enum(NodeIntent).nullish(),
   strategy: z.enum(DecompositionStrategy).nullish(),
   conclusionKind: z.enum(ConclusionKind).nullish(),
+});
+
+const startDivergentInput = z.object({
+  nodeId: id,
+  maxLevels: z.number().int().min(1).max(DIVERGENT_LIMITS.maxLevels).nullish(),
+  maxParallel: z.number().int().min(1).max(DIVERGENT_LIMITS.maxParallel).nullish(),
+  threshold: z.number().min(0).max(1).nullish(),
+  reviewEachLevel: z.boolean().nullish(),
 });
 
 /** Refuses a second run on a node that has one running or waiting. */
@@ -230,6 +239,25 @@ export class RunService {
       });
       if (run) void this.engine.start(run, run.input);
     }
+  }
+
+  /**
+   * Starts a divergent session on a node: summary, up to `maxParallel` parallel tasks per level, converge,
+   * score, until `threshold` or `maxLevels`, then the final output. The run's id is the session's id.
+   */
+  async startDivergent(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+    const parsed = parseInput(startDivergentInput, raw);
+    const mapId = await mapIdOfNode(ctx, parsed.nodeId);
+    const input = {
+      nodeId: parsed.nodeId,
+      maxLevels: parsed.maxLevels ?? DIVERGENT_LIMITS.maxLevels,
+      maxParallel: parsed.maxParallel ?? DIVERGENT_LIMITS.maxParallel,
+      threshold: parsed.threshold ?? DIVERGENT_LIMITS.threshold,
+      reviewEachLevel: parsed.reviewEachLevel ?? false,
+    };
+    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input);
+    void this.engine.start(run, input);
+    return run;
   }
 
   /** Answers a waiting question; the run resumes from where it paused. */

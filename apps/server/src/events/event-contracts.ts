@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decisionSnapshot } from './decision-snapshot.ts';
+import { DIVERGENT_EVENT_PAYLOADS as DIVERGENT } from './divergent-event-contracts.ts';
 import {
   contextItemSnapshot,
   conversationKind,
@@ -115,6 +116,11 @@ export const EVENT_CONTRACTS = {
   ),
   /** A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided. */
   DecisionRecorded: contract(1, z.object({ decision: decisionSnapshot })),
+  DivergentLevelStarted: contract(1, DIVERGENT.DivergentLevelStarted),
+  DivergentTaskStarted: contract(1, DIVERGENT.DivergentTaskStarted),
+  DivergentTaskFinished: contract(1, DIVERGENT.DivergentTaskFinished),
+  CompletionScored: contract(1, DIVERGENT.CompletionScored),
+  DivergentFinished: contract(1, DIVERGENT.DivergentFinished),
 };
 
 /** Every event type name. */

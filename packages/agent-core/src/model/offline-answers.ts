@@ -131,6 +131,17 @@ const ANSWERS: Record<AgentName, (hint: OfflineHint) => unknown> = {
   conclude,
   clarify,
   explore: (h) => ({ query: h.question }),
+  // Divergent exploration offline: nothing to research, so no task is planned and nothing is scored complete.
+  diverge: (h) => ({
+    rationale: h.language === 'zh' ? '离线时不规划任务' : 'no task is planned offline',
+    tasks: [],
+  }),
+  skill: (h) => ({ language: 'text', code: h.question, explanation: OFFLINE_LABEL[h.language] }),
+  evaluate: (h) => {
+    const reason = h.language === 'zh' ? '离线草稿未经 AI 模型评估' : 'an offline draft is not evaluated by a model';
+    const dimension = { score: 0, reason };
+    return { completeness: dimension, intentMatch: dimension, quality: dimension };
+  },
 };
 
 /** Answers for schemas an agent asks besides its main one, by schema name. */

@@ -3,6 +3,7 @@ import { countByRole } from '../conversation/count-by-role.ts';
 import type { DecompositionStrategy, NodeIntent, NodeStatus } from '../domain/enums.ts';
 import type { ContextItemRecord, DependencyRecord, MapRecord, MessageRecord, NodeRecord } from '../domain/records.ts';
 import { AgentError } from '../errors/agent-error.ts';
+import type { CreateDivergentNodeInput, DivergentStorePort } from '../ports/divergent-store-port.ts';
 import type {
   ConversationTail,
   CreateNodeInput,
@@ -17,7 +18,7 @@ import type {
  * A {@link StorePort} held in memory, for tests and demos. It honours idempotency keys, refuses cycles with
  * `@thinkingmap/map-graph`, and records every write in `log` so tests can assert what an agent changed.
  */
-export class InMemoryStore implements StorePort {
+export class InMemoryStore implements StorePort, DivergentStorePort {
   readonly maps = new Map<string, MapRecord>();
   readonly nodes = new Map<string, NodeRecord>();
   readonly dependencies: DependencyRecord[] = [];
@@ -120,6 +121,22 @@ export class InMemoryStore implements StorePort {
       this.nodes.set(node.id, node);
       this.log.push(`createNode ${node.question}`);
       return { ...node };
+    });
+  }
+
+  async createDivergentNode(input: CreateDivergentNodeInput): Promise<NodeRecord> {
+    const { role, level, ...fields } = input;
+    const created = await this.createNode(fields);
+    return this.once({ idempotencyKey: input.idempotencyKey && `${input.idempotencyKey}:role` }, () => {
+      Object.assign(this.node(created.id), { divergentRole: role, divergentLevel: level });
+      return { ...this.node(created.id) };
+    });
+  }
+
+  async recordCompletionScore(nodeId: string, score: number, options: Idempotent = {}): Promise<void> {
+    await this.once(options, () => {
+      this.node(nodeId).completionScore = score;
+      this.log.push(`recordCompletionScore ${nodeId} ${score}`);
     });
   }
 

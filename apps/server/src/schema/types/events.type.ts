@@ -3,6 +3,7 @@ import { readEvents } from '../../events/event-log.ts';
 import type { MapEvent, MapEventType, StoredEvent } from '../../events/map-event.ts';
 import { assertMapAccess } from '../access.ts';
 import { builder } from '../builder.ts';
+import { divergentEventMembers } from './divergent-events.type.ts';
 import { ConversationKindEnum } from './enums.type.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 
@@ -255,6 +256,7 @@ const MEMBERS = {
   RunFailed,
   RunWaitingForDependencies,
   DecisionRecorded,
+  ...divergentEventMembers(SequencedEventRef),
 } as const;
 
 /** Every event of a map. New agent events join this union. */
