@@ -34,6 +34,8 @@ export const AgentGraph = {
   UNDERSTAND_PROBLEM: 'understand-problem',
   /** Works on one node: context, dependencies, intent, then decomposition or conclusion. */
   PROCESS_NODE: 'process-node',
+  /** A consultation turn: the front agent answers, the planner plans and writes records and notes. */
+  CONSULTATION: 'consultation',
 } as const;
 /** One of {@link AgentGraph}'s values. */
 export type AgentGraph = (typeof AgentGraph)[keyof typeof AgentGraph];
