@@ -107,6 +107,30 @@ export const EVENT_CONTRACTS = {
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
   RunFinished: contract(2, runPayload, fromRunRow),
   RunFailed: contract(2, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  /** Something of a consultation changed; `change` says what, `targetId` which message or record, `text` a line. */
+  ConsultationChanged: contract(
+    1,
+    z.object({
+      consultationId: z.string(),
+      change: z.enum([
+        'STARTED',
+        'MESSAGE',
+        'PLAN',
+        'LOG',
+        'RECORD_ADDED',
+        'RECORD_UPDATED',
+        'RECORD_DELETED',
+        'NOTE_WRITTEN',
+        'COMPRESSED',
+        'TURN_STARTED',
+        'TURN_ENDED',
+      ]),
+      targetId: z.string().nullable(),
+      text: z.string().nullable(),
+    }),
+  ),
+  /** A piece of the front agent's reply as it is written. */
+  ConsultationTokens: contract(1, z.object({ consultationId: z.string(), text: z.string() })),
 };
 
 /** Every event type name. */

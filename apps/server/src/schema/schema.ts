@@ -13,6 +13,7 @@ import './types/conversation.type.ts';
 import './types/run.type.ts';
 import './types/viewer-questions.type.ts';
 import './types/events.type.ts';
+import './types/consultation.type.ts';
 import './map-events.subscription.ts';
 import './mutations/create-map.mutation.ts';
 import './mutations/update-map.mutation.ts';
@@ -34,6 +35,7 @@ import './mutations/review-decomposition.mutation.ts';
 import './mutations/cancel-run.mutation.ts';
 import './mutations/create-api-token.mutation.ts';
 import './mutations/revoke-api-token.mutation.ts';
+import './mutations/consultation.mutations.ts';
 
 /** The executable GraphQL schema. */
 export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));

@@ -47,6 +47,7 @@ interface Lane {
  */
 export class ConsultationConductor {
   private readonly lanes = new Map<string, Lane>();
+  private released = false;
 
   constructor(
     private readonly graph: TurnGraph,
@@ -83,6 +84,18 @@ export class ConsultationConductor {
     await lane?.next;
   }
 
+  /**
+   * Stops every running turn without ending it (shutdown): the store is not told the turn ended, so the
+   * consultation stays busy and the next process runs the turn again from the unplanned messages.
+   */
+  async releaseAll(): Promise<void> {
+    this.released = true;
+    const lanes = [...this.lanes.values()];
+    for (const lane of lanes) lane.current?.controller.abort(new AgentError('RELEASED', 'the server is stopping'));
+    await Promise.all(lanes.map((lane) => lane.current?.done));
+    await Promise.all(lanes.map((lane) => lane.next));
+  }
+
   private laneOf(consultationId: string): Lane {
     let lane = this.lanes.get(consultationId);
     if (!lane) {
@@ -97,6 +110,7 @@ export class ConsultationConductor {
     const previous = lane.current?.done ?? Promise.resolve();
     const next = previous.then(() => {
       lane.next = null;
+      if (this.released) return { status: 'interrupted' } as const;
       return this.run(consultationId, lane);
     });
     lane.next = next;
@@ -136,6 +150,7 @@ export class ConsultationConductor {
         };
       else outcome = { status: 'failed', code: 'INTERNAL', reason: (error as Error).message };
     }
+    if (isAgentError(signal.reason, 'RELEASED')) return outcome;
     try {
       await this.store.turnEnded(consultationId, outcome);
     } catch {

@@ -22,6 +22,7 @@ CREATE TABLE "ConsultationMessage" (
     "role" TEXT NOT NULL,
     "text" TEXT NOT NULL,
     "planned" BOOLEAN NOT NULL DEFAULT false,
+    "compressed" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "ConsultationMessage_consultationId_fkey" FOREIGN KEY ("consultationId") REFERENCES "Consultation" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );

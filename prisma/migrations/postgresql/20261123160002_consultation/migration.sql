@@ -32,6 +32,7 @@ CREATE TABLE "ConsultationMessage" (
     "role" "ConsultationMessageRole" NOT NULL,
     "text" TEXT NOT NULL,
     "planned" BOOLEAN NOT NULL DEFAULT false,
+    "compressed" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "ConsultationMessage_pkey" PRIMARY KEY ("id")
