@@ -20,6 +20,8 @@ import { createTokenResolver } from './auth/tokens.ts';
 import { type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
+import { ConsultationService } from './consultations/consultation-service.ts';
+import { FileNotes } from './consultations/file-notes.ts';
 import { DomainError } from './errors/domain-errors.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { watchForGaps } from './events/gap-watch.ts';
@@ -45,6 +47,10 @@ import { useSseSingleConnection } from './sse-single-connection.ts';
 
 /** Options for {@link buildApp}. Everything has an embedded default. */
 export interface AppOptions {
+  /** TM_NOTES_DIR: where consultation notes are written, one folder per map (default `.data/notes`). */
+  notesDir?: string;
+  /** TM_CONSULTATION_COMPRESS_AFTER: turns before a consultation's earlier messages are summarised. */
+  consultationCompressAfter?: number;
   /** DATABASE_URL; the embedded file database when omitted. */
   databaseUrl?: string;
   /** An already open database (tests share one between app instances). */
@@ -116,6 +122,8 @@ export interface App {
   /** Agent runs (tests wait on `engine.idle()`). */
   runs: RunService;
   engine: RunEngine;
+  /** Consultations and their turns (tests wait on their outcomes). */
+  consultations: ConsultationService;
   /** Which model the agents use (offline when no OPENAI_* variables are set). */
   model: { offline: boolean; label: string };
   localUser: User | null;
@@ -193,11 +201,34 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     owner,
   });
   const runs = new RunService(engine);
+  const notes = new FileNotes(options.notesDir ?? join(repoDir, '.data/notes'));
+  const consultations = new ConsultationService({
+    db,
+    bus,
+    model,
+    notes,
+    onCommitted,
+    logError,
+    compressAfterTurns: options.consultationCompressAfter,
+  });
   const modelInfo = { offline: model.offline, label: model.label };
   const contextFor = (access: Access): GraphQLContext => {
     const commands: CommandContext = { db, bus, viewer: access.viewer, scope: access.scope, onCommitted };
     const loaders = createLoaders(db.read);
-    return { db, bus, viewer: access.viewer, access, revocations, cache, commands, runs, model: modelInfo, loaders };
+    return {
+      db,
+      bus,
+      viewer: access.viewer,
+      access,
+      revocations,
+      cache,
+      commands,
+      runs,
+      consultations,
+      notes,
+      model: modelInfo,
+      loaders,
+    };
   };
   const expiry = setInterval(
     () => void runs.expireDue({ db, bus, onCommitted }).catch((error) => logError(error)),
@@ -216,6 +247,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       : setInterval(() => void recoverRuns().catch((error) => logError(error)), RUN_LEASE_MS / 3);
   recovery?.unref();
   if (options.recoverRuns !== false) await recoverRuns();
+  if (options.recoverRuns !== false) await consultations.resumeUnfinished();
   // Redis may drop messages: subscriptions re-read the log when their map moved past what arrived.
   const stopGapWatch = options.redisUrl
     ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError })
@@ -402,6 +434,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     bus,
     runs,
     engine,
+    consultations,
     model: modelInfo,
     server,
     localUser: local.user,
@@ -428,6 +461,8 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       clearInterval(expiry);
       clearInterval(recovery);
       stopGapWatch();
+      // A consultation turn in progress is released: still busy in the database, the next start runs it again.
+      await consultations.conductor.releaseAll();
       // Let drives in progress reach their next checkpoint; a waiting run needs nothing (it is in the database).
       await Promise.race([engine.idle(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
       await wsServer.dispose();

@@ -54,5 +54,9 @@ export const env = z
     TM_METRICS_TOKEN: z.string().min(16).optional(),
     /** MCP servers file for knowledge retrieval; else a repo-root mcp-servers.json, else the built-in server. */
     TM_MCP_CONFIG: z.string().optional(),
+    /** Where consultation notes are written, one folder per map (default `.data/notes`). */
+    TM_NOTES_DIR: z.string().optional(),
+    /** Turns of a consultation before earlier messages are summarised (6). */
+    TM_CONSULTATION_COMPRESS_AFTER: z.coerce.number().int().min(1).max(100).optional(),
   })
   .parse(process.env);

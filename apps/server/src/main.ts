@@ -16,6 +16,8 @@ const app = await buildApp({
   guard: { allowedHosts: env.TM_ALLOWED_HOSTS, allowedOrigins: env.TM_ALLOWED_ORIGINS },
   hideSchema: env.TM_INTROSPECTION === undefined ? undefined : !['1', 'true'].includes(env.TM_INTROSPECTION),
   maxBodyBytes: env.TM_MAX_BODY_BYTES,
+  notesDir: env.TM_NOTES_DIR,
+  consultationCompressAfter: env.TM_CONSULTATION_COMPRESS_AFTER,
   executionTimeoutMs: env.TM_QUERY_TIMEOUT_MS,
   metricsPort: env.TM_METRICS_PORT,
   metricsHost: env.TM_METRICS_HOST,

@@ -39,6 +39,18 @@ export {
 export * from './domain/enums.ts';
 export type * from './domain/records.ts';
 export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from './errors/agent-error.ts';
+export {
+  ConsultationConductor,
+  type SentMessage,
+  type TurnGraph,
+  type TurnLifecycle,
+  type TurnOutcome,
+} from './graphs/consultation/conductor.ts';
+export { ConsultationBusyError } from './graphs/consultation/consultation-busy-error.ts';
+export { CONSULTATION_LIMITS, type ConsultationDeps } from './graphs/consultation/consultation-deps.ts';
+export { CONSULTATION_GRAPH, createConsultationGraph } from './graphs/consultation/graph.ts';
+export { normalizeNotePath } from './graphs/consultation/note-path.ts';
+export type { ConsultationStateType } from './graphs/consultation/state.ts';
 export type { DivergentDeps } from './graphs/divergent/divergent-deps.ts';
 export { DIVERGENT_GRAPH } from './graphs/divergent/divergent-graph-name.ts';
 export { createDivergentGraph } from './graphs/divergent/graph.ts';
@@ -108,6 +120,16 @@ export {
   budgetExhausted,
   grantFor,
 } from './model/token-budget.ts';
+export type {
+  ConsultationMessage,
+  ConsultationNoteDraft,
+  ConsultationPlan,
+  ConsultationRecordDraft,
+  ConsultationSnapshot,
+  ConsultationStorePort,
+  ConsultationStreamPort,
+  NotesPort,
+} from './ports/consultation-store-port.ts';
 export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
 export type {
@@ -168,6 +190,7 @@ export { type InspectableGraph, recoveryInput } from './runs/recovery-input.ts';
 // Schemas of agent outputs
 export * from './schemas/clarify-question.ts';
 export * from './schemas/conclusion-draft.ts';
+export * from './schemas/consultation.ts';
 export * from './schemas/intent-decision.ts';
 export * from './schemas/strategy-decision.ts';
 export * from './schemas/sub-question-proposal.ts';

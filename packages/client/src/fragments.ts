@@ -282,6 +282,16 @@ export const EVENT_FIELDS = graphql(
       nodeId
       text
     }
+    ... on ConsultationChanged {
+      consultationId
+      change
+      targetId
+      line
+    }
+    ... on ConsultationTokens {
+      consultationId
+      text
+    }
     ... on RunFinished {
       runId
       nodeId

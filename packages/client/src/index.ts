@@ -8,6 +8,7 @@ export {
   type SuccessOf,
   type VariablesArgs,
 } from './api-result.ts';
+export * from './consultation-operations.ts';
 export { createThinkingMapClient, type ThinkingMapClient, type ThinkingMapClientOptions } from './create-client.ts';
 export * from './divergent-operations.ts';
 export * from './events.ts';

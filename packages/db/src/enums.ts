@@ -65,6 +65,8 @@ export const AgentGraph = {
   PROCESS_NODE: 'process-node',
   /** Divergent exploration from a node: summary, parallel skill tasks, converge, score, up to 5 levels, final output. */
   DIVERGENT: 'divergent',
+  /** A consultation turn: the front agent answers, the planner plans and writes records and notes. */
+  CONSULTATION: 'consultation',
 } as const;
 /** One of {@link AgentGraph}'s values. */
 export type AgentGraph = (typeof AgentGraph)[keyof typeof AgentGraph];

@@ -121,6 +121,30 @@ export const EVENT_CONTRACTS = {
   DivergentTaskFinished: contract(1, DIVERGENT.DivergentTaskFinished),
   CompletionScored: contract(1, DIVERGENT.CompletionScored),
   DivergentFinished: contract(1, DIVERGENT.DivergentFinished),
+  /** Something of a consultation changed; `change` says what, `targetId` which message or record, `text` a line. */
+  ConsultationChanged: contract(
+    1,
+    z.object({
+      consultationId: z.string(),
+      change: z.enum([
+        'STARTED',
+        'MESSAGE',
+        'PLAN',
+        'LOG',
+        'RECORD_ADDED',
+        'RECORD_UPDATED',
+        'RECORD_DELETED',
+        'NOTE_WRITTEN',
+        'COMPRESSED',
+        'TURN_STARTED',
+        'TURN_ENDED',
+      ]),
+      targetId: z.string().nullable(),
+      text: z.string().nullable(),
+    }),
+  ),
+  /** A piece of the front agent's reply as it is written. */
+  ConsultationTokens: contract(1, z.object({ consultationId: z.string(), text: z.string() })),
 };
 
 /** Every event type name. */

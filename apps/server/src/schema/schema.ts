@@ -17,6 +17,7 @@ import './types/decision.type.ts';
 import './types/viewer-questions.type.ts';
 import './types/divergent-session.type.ts';
 import './types/events.type.ts';
+import './types/consultation.type.ts';
 import './map-events.subscription.ts';
 import './viewer-events.ts';
 import './mutations/create-map.mutation.ts';
@@ -44,6 +45,7 @@ import './mutations/undo-last-change.mutation.ts';
 import './mutations/redo-last-undo.mutation.ts';
 import './mutations/undo-run.mutation.ts';
 import './mutations/restore-map.mutation.ts';
+import './mutations/consultation.mutations.ts';
 
 /** The executable GraphQL schema. */
 export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));

@@ -17,6 +17,9 @@ export const AGENT_NAMES = [
   'skill',
   /** Divergent exploration: the completion evaluator. */
   'evaluate',
+  'front',
+  'planner',
+  'summarize',
 ] as const;
 /** One of {@link AGENT_NAMES}. */
 export type AgentName = (typeof AGENT_NAMES)[number];

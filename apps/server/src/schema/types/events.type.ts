@@ -233,6 +233,27 @@ const AgentQuestion = questionEvent(
 );
 const QuestionResolved = questionEvent('QuestionResolved', 'A question was answered, expired or cancelled.');
 
+const ConsultationChanged = builder.objectRef<EventOf<'ConsultationChanged'>>('ConsultationChanged').implement({
+  description:
+    'Something of a consultation changed: `change` says what (MESSAGE, PLAN, LOG, RECORD_ADDED, NOTE_WRITTEN, TURN_ENDED, …), `targetId` the message or record, `line` a line to show.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    consultationId: t.id({ resolve: (e) => e.payload.consultationId }),
+    change: t.string({ resolve: (e) => e.payload.change }),
+    targetId: t.id({ nullable: true, resolve: (e) => e.payload.targetId }),
+    line: t.string({ nullable: true, resolve: (e) => e.payload.text }),
+  }),
+});
+
+const ConsultationTokens = builder.objectRef<EventOf<'ConsultationTokens'>>('ConsultationTokens').implement({
+  description: "A piece of the consultation's front agent reply, as it is written.",
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    consultationId: t.id({ resolve: (e) => e.payload.consultationId }),
+    text: t.string({ resolve: (e) => e.payload.text }),
+  }),
+});
+
 const MEMBERS = {
   NodeCreated,
   NodeUpdated,
@@ -257,6 +278,8 @@ const MEMBERS = {
   RunWaitingForDependencies,
   DecisionRecorded,
   ...divergentEventMembers(SequencedEventRef),
+  ConsultationChanged,
+  ConsultationTokens,
 } as const;
 
 /** Every event of a map. New agent events join this union. */
