@@ -10,14 +10,13 @@ export function leaveRunRunning(
   run: { mapId: string; nodeId: string },
   fields: { updatedAt?: Date; ownerInstance?: string; ownerBoot?: string } = {},
 ) {
-  const id = crypto.randomUUID();
+  // Its id is the database's own, as for every run; its thread is a fresh one (as `RunService` makes them).
   return db.write((tx) =>
     tx.agentRun.create({
       data: {
-        id,
         ...run,
         agent: 'process-node',
-        threadId: id,
+        threadId: crypto.randomUUID(),
         status: 'RUNNING',
         input: { nodeId: run.nodeId },
         ...fields,
