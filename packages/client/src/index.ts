@@ -9,6 +9,7 @@ export {
   type VariablesArgs,
 } from './api-result.ts';
 export { createThinkingMapClient, type ThinkingMapClient, type ThinkingMapClientOptions } from './create-client.ts';
+export * from './dashboard-operations.ts';
 export * from './events.ts';
 export * from './fragments.ts';
 export {

@@ -12,6 +12,7 @@ import './types/dependency.type.ts';
 import './types/conversation.type.ts';
 import './types/run.type.ts';
 import './types/viewer-questions.type.ts';
+import './types/dashboard.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';
 import './mutations/create-map.mutation.ts';
