@@ -19,7 +19,7 @@ import { TokenRevocations } from './auth/token-revocations.ts';
 import { createTokenResolver } from './auth/tokens.ts';
 import { type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
-import { createCompiledQueryCache } from './compiled-query-cache.ts';
+import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { DomainError } from './errors/domain-errors.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { watchForGaps } from './events/gap-watch.ts';
@@ -35,6 +35,7 @@ import { BodyTooLargeError, DEFAULT_MAX_BODY_BYTES, readBody } from './security/
 import { useHiddenSchema, useNoInternalDetails } from './security/hide-schema.ts';
 import { armorPlugin, boundedParserCache, useExecutionTimeout } from './security/query-limits.ts';
 import { createRequestGuard, type RequestGuardOptions } from './security/request-guard.ts';
+import { useSseSingleConnection } from './sse-single-connection.ts';
 
 /** Options for {@link buildApp}. Everything has an embedded default. */
 export interface AppOptions {
@@ -210,14 +211,19 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     },
     logging: false,
     parserAndValidationCache: boundedParserCache(),
-    // Compiled queries: large map reads execute several times faster than with graphql-js.
+    // Compiled queries: large map reads execute several times faster than with graphql-js. Subscriptions and
+    // documents of several operations run through graphql-js (see compilesWithJit).
     plugins: [
       armorPlugin({ hideSchema }),
       useNoInternalDetails(),
       ...(hideSchema ? [useHiddenSchema()] : []),
-      useGraphQlJit({}, { cache: createCompiledQueryCache(), onError: (result) => logError(result.errors) }),
+      useGraphQlJit(
+        {},
+        { cache: createCompiledQueryCache(), enableIf: compilesWithJit, onError: (result) => logError(result.errors) },
+      ),
       useExecutionTimeout(options.executionTimeoutMs ?? 10_000),
       useRevocableSubscriptions(revocations),
+      ...useSseSingleConnection(),
     ],
     context: async (initial) => {
       if (initial.access) return contextFor(initial.access);

@@ -1,5 +1,6 @@
+import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { COMPILED_BYTES_PER_CHARACTER, createCompiledQueryCache } from './compiled-query-cache.ts';
+import { COMPILED_BYTES_PER_CHARACTER, compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 
 const compiled = () => ({ query: () => ({ data: null }), stringify: JSON.stringify });
 const documentOf = (characters: number, tag: string) => `#${tag}`.padEnd(characters, ' ');
@@ -30,5 +31,17 @@ describe('compiled query cache', () => {
     const cache = createCompiledQueryCache(100 * COMPILED_BYTES_PER_CHARACTER);
     cache.set(documentOf(101, 'huge'), compiled());
     expect(cache.get(documentOf(101, 'huge'))).toBeUndefined();
+  });
+});
+
+describe('which executions are compiled', () => {
+  it.each([
+    ['a query', 'query { viewer { id } }', true],
+    ['a mutation', 'mutation M { deleteMap(id: "m") { __typename } } fragment F on User { id }', true],
+    ['a subscription', 'subscription { mapEvents(mapId: "m") { __typename } }', false],
+    ['a document of several operations', 'query A { viewer { id } } query B { viewer { name } }', false],
+    ['a fragment alone', 'fragment F on User { id }', false],
+  ])('should compile %s: %s', (_name, source, expected) => {
+    expect(compilesWithJit({ document: parse(source) })).toBe(expected);
   });
 });

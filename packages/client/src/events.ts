@@ -32,3 +32,41 @@ export const MAP_EVENTS = graphql(
 `,
   [EVENT_FIELDS],
 );
+
+/** A page of the viewer-wide feed (every map the viewer owns), resumable by cursor. */
+export const VIEWER_EVENTS = graphql(
+  `
+  query ViewerEvents($first: Int, $after: String, $mapIds: [ID!], $types: [String!]) {
+    viewerEvents(first: $first, after: $after, mapIds: $mapIds, types: $types) {
+      __typename
+      ... on ViewerEventPage {
+        endCursor
+        hasMore
+        edges {
+          cursor
+          event {
+            ...EventFields
+          }
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [EVENT_FIELDS, ERROR_FIELDS],
+);
+
+/** The viewer-wide feed, live; with `after` (a cursor of the feed) what was missed is replayed first. */
+export const VIEWER_EVENTS_FEED = graphql(
+  `
+  subscription ViewerEventsFeed($after: String, $mapIds: [ID!], $types: [String!]) {
+    viewerEvents(after: $after, mapIds: $mapIds, types: $types) {
+      cursor
+      event {
+        ...EventFields
+      }
+    }
+  }
+`,
+  [EVENT_FIELDS],
+);

@@ -21,6 +21,11 @@ export interface EventBus {
    * moved past what this instance received): the listener re-reads the log from what it delivered.
    */
   listen(mapId: string, listener: EventListener, onResync?: () => void): () => void;
+  /**
+   * Receives every event of every map that reaches this instance (the viewer-wide feed learns of new maps from their
+   * MapCreated); returns the stop. Redis may drop an event: per-map streams recover from the log, not this.
+   */
+  listenAll(listener: EventListener): () => void;
   /** Number of listeners (of one map when given), for health, benchmarks and tests that wait for a subscriber. */
   listenerCount(mapId?: string): number;
   /** The maps listened to here, with the highest sequence number received for each (0 before any). */
@@ -61,6 +66,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
   type Entry = { listener: EventListener; onResync?: () => void };
   const listeners = new Map<string, Set<Entry>>();
   const received = new Map<string, number>();
+  const allListeners = new Set<EventListener>();
   const signalListeners = new Set<{ listener: (signal: BusSignal) => void; reconnected?: () => void }>();
   let count = 0;
   // One failing listener must not keep the event from the others, nor fail the command that published.
@@ -72,6 +78,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
     }
   };
   const dispatch = (event: MapEvent) => {
+    for (const listener of allListeners) safely(() => listener(event));
     const set = listeners.get(event.mapId);
     if (!set) return;
     if (event.seq > (received.get(event.mapId) ?? 0)) received.set(event.mapId, event.seq);
@@ -146,6 +153,10 @@ export function createEventBus(options: EventBusOptions): EventBus {
           received.delete(mapId);
         }
       };
+    },
+    listenAll(listener) {
+      allListeners.add(listener);
+      return () => void allListeners.delete(listener);
     },
     listenerCount: (mapId) => (mapId === undefined ? count : (listeners.get(mapId)?.size ?? 0)),
     listenedMaps: () => new Map([...listeners.keys()].map((mapId) => [mapId, received.get(mapId) ?? 0])),

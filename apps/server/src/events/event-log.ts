@@ -45,14 +45,23 @@ export async function readEvents(db: ReadDb, mapId: string, after: number, limit
     orderBy: { seq: 'asc' },
     take: limit,
   });
-  return rows.map(
-    (row) =>
-      ({
-        type: row.type,
-        payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
-        mapId: row.mapId,
-        seq: row.seq,
-        createdAt: row.createdAt.toISOString(),
-      }) as MapEvent,
-  );
+  return rows.map(toMapEvent);
+}
+
+/** A stored event row as an event: its payload upgraded to its type's current version and parsed. */
+export function toMapEvent(row: {
+  mapId: string;
+  seq: number;
+  type: string;
+  version: number;
+  payload: unknown;
+  createdAt: Date;
+}): MapEvent {
+  return {
+    type: row.type,
+    payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
+    mapId: row.mapId,
+    seq: row.seq,
+    createdAt: row.createdAt.toISOString(),
+  } as MapEvent;
 }

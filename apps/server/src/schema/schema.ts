@@ -15,6 +15,7 @@ import './types/viewer-questions.type.ts';
 import './types/dashboard.type.ts';
 import './types/events.type.ts';
 import './map-events.subscription.ts';
+import './viewer-events.ts';
 import './mutations/create-map.mutation.ts';
 import './mutations/update-map.mutation.ts';
 import './mutations/delete-map.mutation.ts';

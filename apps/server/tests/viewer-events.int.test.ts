@@ -1,0 +1,214 @@
+import { DELETE_MAP, UPDATE_NODE, VIEWER_EVENTS, VIEWER_EVENTS_FEED } from '@thinkingmap/client';
+import { testProviders } from '@thinkingmap/db/testing';
+import { print } from 'graphql';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithToken } from '../src/auth/tokens.ts';
+import { createMap, createNode } from './helpers/map-builder.ts';
+import { openSubscriber, type Subscriber, type TransportName } from './helpers/subscription-transports.ts';
+import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
+
+const providers = await testProviders();
+
+interface FeedEdge {
+  cursor: string;
+  event: { __typename: string; mapId: string; seq: number };
+}
+
+/** `[mapId, seq]` of each edge, to compare feeds. */
+const places = (edges: FeedEdge[]) => edges.map((edge) => [edge.event.mapId, edge.event.seq]);
+
+/** The sequence numbers each map's events arrived with, in arrival order (the feed keeps order per map). */
+const perMap = (edges: FeedEdge[]) => {
+  const seqs: Record<string, number[]> = {};
+  for (const { event } of edges) seqs[event.mapId] = [...(seqs[event.mapId] ?? []), event.seq];
+  return seqs;
+};
+
+describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
+  let server: TestServer;
+  const subscribers: Subscriber[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(provider);
+  });
+  afterEach(() => {
+    for (const subscriber of subscribers.splice(0)) subscriber.dispose();
+  });
+  afterAll(() => server?.close());
+
+  /** Subscribes to the feed as `token` over `transport`; results are the feed's edges. */
+  function feed(token: string, variables: Record<string, unknown> = {}, transport: TransportName = 'graphql-ws') {
+    const subscriber = openSubscriber(transport, server.endpoint, token);
+    subscribers.push(subscriber);
+    const sub = subscriber.subscribe({ query: print(VIEWER_EVENTS_FEED), variables });
+    return {
+      ...sub,
+      edges: async (count: number) => (await sub.waitFor(count)).map((result) => result.viewerEvents as FeedEdge),
+    };
+  }
+
+  /** Waits until a live feed listens to every one of these maps (a feed without `after` only sees what follows). */
+  const listening = (...mapIds: string[]) =>
+    expect.poll(() => mapIds.every((mapId) => server.app.bus.listenerCount(mapId) > 0)).toBe(true);
+
+  it('should replay exactly what was missed on every map after a dropped connection, then go on live', async () => {
+    const alice = server.connect(server.alice.token).client;
+    const a = await createMap(alice, 'Map A');
+    const b = await createMap(alice, 'Map B');
+    const first = feed(server.alice.token, { mapIds: [a, b] });
+    await listening(a, b);
+    const rootA = await createNode(alice, a, 'A root'); // a:2
+    const rootB = await createNode(alice, b, 'B root'); // b:2
+    const seen = await first.edges(2);
+    expect(places(seen)).toEqual([
+      [a, 2],
+      [b, 2],
+    ]);
+    first.stop();
+    // While disconnected, both maps move on.
+    await createNode(alice, b, 'missed b3', rootB.id);
+    await createNode(alice, a, 'missed a3', rootA.id);
+    await createNode(alice, a, 'missed a4', rootA.id);
+    await createNode(alice, b, 'missed b4', rootB.id);
+    const cursor = seen.at(-1)!.cursor;
+    for (const transport of ['graphql-ws', 'sse distinct connections', 'sse single connection'] as const) {
+      const resumed = feed(server.alice.token, { after: cursor, mapIds: [a, b] }, transport);
+      // Each missed event once, in order per map (maps replay side by side).
+      expect(perMap(await resumed.edges(4))).toEqual({ [a]: [3, 4], [b]: [3, 4] });
+      resumed.stop();
+    }
+    // From the last cursor of a resumed feed, only what follows arrives, live.
+    const resumed = feed(server.alice.token, { after: cursor, mapIds: [a, b] });
+    const replayed = await resumed.edges(4);
+    await createNode(alice, a, 'live a5', rootA.id);
+    const all = await resumed.edges(5);
+    expect(places(all).slice(4)).toEqual([[a, 5]]);
+    const again = feed(server.alice.token, { after: replayed.at(-1)!.cursor, mapIds: [a, b] });
+    expect(places(await again.edges(1))).toEqual([[a, 5]]);
+    await createNode(alice, b, 'live b5', rootB.id);
+    expect(places(await again.edges(2))).toEqual([
+      [a, 5],
+      [b, 5],
+    ]);
+  });
+
+  it('should include a map created while subscribed, from its first event', async () => {
+    const alice = server.connect(server.alice.token).client;
+    const existing = await createMap(alice, 'Existing');
+    const sub = feed(server.alice.token, { types: ['MapCreated', 'NodeCreated'] });
+    await listening(existing);
+    const fresh = await createMap(alice, 'Created while subscribed');
+    await createNode(alice, fresh, 'its root');
+    const edges = await sub.edges(2);
+    expect(edges.map((edge) => [edge.event.__typename, edge.event.mapId, edge.event.seq])).toEqual([
+      ['MapCreated', fresh, 1],
+      ['NodeCreated', fresh, 2],
+    ]);
+  });
+
+  it('should filter by maps and by event types', async () => {
+    const alice = server.connect(server.alice.token).client;
+    const a = await createMap(alice, 'Filtered in');
+    const b = await createMap(alice, 'Filtered out');
+    const byMap = feed(server.alice.token, { mapIds: [a], after: undefined });
+    const byType = feed(server.alice.token, { mapIds: [a, b], types: ['NodeUpdated'] });
+    await listening(a, b);
+    const rootB = await createNode(alice, b, 'not for byMap');
+    const node = await createNode(alice, a, 'for byMap');
+    await createNode(alice, b, 'not for byMap either', rootB.id);
+    await call(alice, UPDATE_NODE, {
+      input: { id: node.id, expectedVersion: node.version, goal: 'a goal' },
+    });
+    expect(places(await byMap.edges(2))).toEqual([
+      [a, 2],
+      [a, 3],
+    ]);
+    const updates = await byType.edges(1);
+    expect(updates.map((edge) => [edge.event.__typename, edge.event.mapId])).toEqual([['NodeUpdated', a]]);
+    expect(byMap.results).toHaveLength(2);
+    expect(byType.results).toHaveLength(1);
+  });
+
+  it('should never show another viewer’s maps, even asked for by id', async () => {
+    const alice = server.connect(server.alice.token).client;
+    const bob = server.connect(server.bob.token).client;
+    const alicesMap = await createMap(alice, 'Alice’s');
+    const bobsMap = await createMap(bob, 'Bob’s');
+    const bobsFeed = feed(server.bob.token, { mapIds: [alicesMap, bobsMap] });
+    await listening(bobsMap);
+    await createNode(alice, alicesMap, 'private');
+    await createNode(bob, bobsMap, 'Bob’s own');
+    expect(places(await bobsFeed.edges(1))).toEqual([[bobsMap, 2]]);
+    const page = await call(bob, VIEWER_EVENTS, { mapIds: [alicesMap] });
+    expect(page.edges).toEqual([]);
+    const all = await call(bob, VIEWER_EVENTS, { first: 1000 });
+    expect(all.edges.every((edge) => edge.event.__typename !== 'MapCreated' || edge.event.mapId !== alicesMap)).toBe(
+      true,
+    );
+    expect(new Set(all.edges.map((edge) => (edge.event as { mapId: string }).mapId)).has(alicesMap)).toBe(false);
+    expect(bobsFeed.results).toHaveLength(1);
+  });
+
+  it('should end a deleted map’s events with its MapDeleted while the others go on', async () => {
+    const alice = server.connect(server.alice.token).client;
+    const doomed = await createMap(alice, 'Doomed');
+    const kept = await createMap(alice, 'Kept');
+    const sub = feed(server.alice.token, { mapIds: [doomed, kept] });
+    await listening(doomed, kept);
+    await call(alice, DELETE_MAP, { id: doomed });
+    await createNode(alice, kept, 'still here');
+    const edges = await sub.edges(2);
+    expect(edges.map((edge) => [edge.event.__typename, edge.event.mapId])).toEqual([
+      ['MapDeleted', doomed],
+      ['NodeCreated', kept],
+    ]);
+    expect(server.app.bus.listenerCount(doomed)).toBe(0);
+    // The cursor no longer names the deleted map: resuming from before its deletion never brings it back.
+    const resumed = feed(server.alice.token, { after: edges[0]!.cursor, mapIds: [doomed, kept] });
+    expect(places(await resumed.edges(1))).toEqual([[kept, 2]]);
+  });
+
+  it('should page through stored events across maps and continue live from the last page', async () => {
+    const viewer = await createUserWithToken(server.db, 'Pager');
+    const client = server.connect(viewer.token).client;
+    const a = await createMap(client, 'Paged A');
+    const b = await createMap(client, 'Paged B');
+    const rootA = await createNode(client, a, 'a2');
+    const rootB = await createNode(client, b, 'b2');
+    await createNode(client, a, 'a3', rootA.id);
+    const seen: (string | number)[][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await call(client, VIEWER_EVENTS, { first: 2, after });
+      seen.push(
+        ...page.edges.map((edge) => [(edge.event as { mapId: string }).mapId, (edge.event as { seq: number }).seq]),
+      );
+      after = page.endCursor;
+      if (!page.hasMore) break;
+    }
+    expect(seen).toEqual([
+      [a, 1],
+      [b, 1],
+      [a, 2],
+      [b, 2],
+      [a, 3],
+    ]);
+    const live = feed(viewer.token, { after });
+    await createNode(client, b, 'b3', rootB.id);
+    expect(places(await live.edges(1))).toEqual([[b, 3]]);
+  });
+
+  it('should refuse a cursor it did not give and an unknown event type', async () => {
+    const alice = server.connect(server.alice.token).client;
+    expect(await attempt(alice, VIEWER_EVENTS, { after: 'not a cursor' })).toMatchObject({
+      __typename: 'ValidationError',
+      field: 'after',
+    });
+    expect(await attempt(alice, VIEWER_EVENTS, { types: ['NoSuchEvent'] })).toMatchObject({
+      __typename: 'ValidationError',
+      field: 'types',
+    });
+    const sub = feed(server.alice.token, { after: 'bm90IGpzb24' });
+    await expect(sub.waitFor(1)).rejects.toThrow(/after: is not a cursor of this feed/);
+  });
+});
