@@ -100,7 +100,7 @@ describe.skipIf(!run)('the dashboard', () => {
       await phone.goto(`${server.origin}/dashboard`);
       await phone.getByRole('heading', { name: '总览', level: 1 }).waitFor();
       await phone.getByTestId('dashboard-questions').getByText('审阅结论').waitFor();
-      expect(await phone.getByText('每日词元用量（最近 14 天）').isVisible()).toBe(true);
+      expect(await phone.locator('figcaption').textContent()).toBe('每日词元用量（最近 14 天）');
       expect(await horizontalOverflow(phone)).toBeLessThanOrEqual(0);
       await screenshot(phone, 'dashboard-zh-phone');
     } finally {
