@@ -36,11 +36,20 @@ describe.each(providers)('the viewer’s dashboard on %s', (provider) => {
 
   beforeAll(async () => {
     model = await startScriptedModel({
-      clarify_question: (prompt) =>
-        prompt.includes('Slow')
-          ? // Holds the answer half-way, so the run is in flight while the dashboard is read.
-            { content: JSON.stringify({ question: 'Which slow thing?', why: 'x' }), pauseAfterChars: 5, resume: held }
-          : { question: 'Which city?', why: 'it changes the answer' },
+      clarify_question: () => ({ question: 'Which city?', why: 'it changes the answer' }),
+      // A drafted conclusion is streamed; this one stops after 64 characters until released, so the run is in
+      // flight while the dashboard is read.
+      conclusion_draft: () => ({
+        content: JSON.stringify({
+          kind: 'DECISION',
+          conclusion: 'Slowly, then all at once.',
+          keyPoints: ['a'],
+          confidence: 0.8,
+        }),
+        chunkSize: 8,
+        pauseAfterChars: 64,
+        resume: held,
+      }),
     });
     server = await startTestServer(provider, { model: model.model, runSettings: { questionTtlMs: 60_000 } });
   });
@@ -153,15 +162,15 @@ describe.each(providers)('the viewer’s dashboard on %s', (provider) => {
   it('should show a run in flight with the step it is in', async () => {
     const alice = server.connect(server.alice.token).client;
     const slow = await mapWithRoot(alice, 'Slow question');
-    const run = await call(alice, PROCESS_NODE, { nodeId: slow.root.id, intent: 'CLARIFY' });
+    const run = await call(alice, PROCESS_NODE, { nodeId: slow.root.id, intent: 'CONCLUDE' });
     const inFlight = await eventually(async () => {
       const { data } = await call(alice, DASHBOARD, {});
-      return data.runsInFlight.find((r) => r.id === run.id && r.step === 'formulateQuestion');
-    }, 'the slow run to be in flight in its question step');
+      return data.runsInFlight.find((r) => r.id === run.id && r.step === 'draftConclusion');
+    }, 'the slow run to be in flight in its drafting step');
     expect(inFlight).toMatchObject({ mapTitle: 'Slow question', nodeQuestion: 'Slow question', status: 'RUNNING' });
 
     release();
-    await waitForQuestion(alice, slow.map.id, { kind: 'clarify' });
+    await waitForQuestion(alice, slow.map.id, { kind: 'review-conclusion' });
     const { data } = await call(alice, DASHBOARD, {});
     expect(data.runsInFlight.map((r) => r.id)).not.toContain(run.id);
     expect(data.runsWaiting.map((r) => r.id)).toContain(run.id);
