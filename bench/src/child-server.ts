@@ -18,12 +18,20 @@ export interface ChildServer {
 }
 
 /** Starts `serve.ts` in a child process and waits for it to listen. */
-export function startChildServer(mode: 'graphql' | 'plain', databaseUrl: string): Promise<ChildServer> {
+export function startChildServer(
+  mode: 'graphql' | 'plain' | 'memory',
+  databaseUrl: string,
+  ...args: string[]
+): Promise<ChildServer> {
   const script = fileURLToPath(new URL('./serve.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_FLAGS, '--import', 'tsx', script, mode, databaseUrl], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...SERVER_FLAGS, '--import', 'tsx', script, mode, databaseUrl, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const waiters: ((line: string) => void)[] = [];
   lines.on('line', (line) => waiters.shift()?.(line));

@@ -20,6 +20,8 @@ import { createTokenResolver } from './auth/tokens.ts';
 import { type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
+import { ConsultationService } from './consultations/consultation-service.ts';
+import { FileNotes } from './consultations/file-notes.ts';
 import { DomainError } from './errors/domain-errors.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { watchForGaps } from './events/gap-watch.ts';
@@ -27,7 +29,13 @@ import type { MapEvent } from './events/map-event.ts';
 import { createFairQueue } from './fair-queue.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
 import { createMcpHttpHandler, isMcpRequest } from './mcp/mcp-http-handler.ts';
+import { graphqlMetricsPlugins } from './ops/graphql-metrics.ts';
+import { InstrumentedModel } from './ops/instrumented-model.ts';
+import { ServerMetrics } from './ops/metrics.ts';
+import { createOpsRoutes } from './ops/ops-routes.ts';
+import { createOpsServer } from './ops/ops-server.ts';
 import { MapReadCache } from './read-cache/map-read-cache.ts';
+import { computeThrough, MapResponseCache } from './read-cache/map-response-cache.ts';
 import type { GraphQLContext } from './schema/context.ts';
 import { createLoaders } from './schema/loaders.ts';
 import { schema } from './schema/schema.ts';
@@ -39,6 +47,10 @@ import { useSseSingleConnection } from './sse-single-connection.ts';
 
 /** Options for {@link buildApp}. Everything has an embedded default. */
 export interface AppOptions {
+  /** TM_NOTES_DIR: where consultation notes are written, one folder per map (default `.data/notes`). */
+  notesDir?: string;
+  /** TM_CONSULTATION_COMPRESS_AFTER: turns before a consultation's earlier messages are summarised. */
+  consultationCompressAfter?: number;
   /** DATABASE_URL; the embedded file database when omitted. */
   databaseUrl?: string;
   /** An already open database (tests share one between app instances). */
@@ -85,6 +97,17 @@ export interface AppOptions {
   instanceId?: string;
   /** How often open subscriptions compare their maps' lastSeq with what Redis delivered (5 s; Redis only). */
   gapCheckMs?: number;
+  /**
+   * Serve /metrics, /healthz and /readyz on this separate port too (TM_METRICS_PORT; 0 = any free port), on
+   * `metricsHost` (127.0.0.1): where Prometheus scrapes without a token. None by default.
+   */
+  metricsPort?: number;
+  metricsHost?: string;
+  /**
+   * A bearer token that opens /metrics on the API's own port when tokens are required (TM_METRICS_TOKEN). Without
+   * it, /metrics is served there only when tokens are not required (the embedded default).
+   */
+  metricsToken?: string;
   /** Called after every committed command (agents hook in here). */
   onCommitted?: (events: readonly MapEvent[]) => void;
   log?: (message: string) => void;
@@ -99,6 +122,8 @@ export interface App {
   /** Agent runs (tests wait on `engine.idle()`). */
   runs: RunService;
   engine: RunEngine;
+  /** Consultations and their turns (tests wait on their outcomes). */
+  consultations: ConsultationService;
   /** Which model the agents use (offline when no OPENAI_* variables are set). */
   model: { offline: boolean; label: string };
   localUser: User | null;
@@ -109,6 +134,10 @@ export interface App {
   resolveAccess(token: string | null): Promise<Access>;
   /** Revocations: tests wait until a connection of a token is tracked. */
   revocations: TokenRevocations;
+  /** Prometheus metrics (GraphQL traffic, subscriptions, events, runs, model calls, question waits, process). */
+  metrics: ServerMetrics;
+  /** The private metrics listener's base URL (`metricsPort`), once started; null without one. */
+  metricsUrl(): string | null;
   /** Listens (port 0 = any free port); resolves with the base URL. */
   start(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
@@ -130,6 +159,12 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const logError = options.logError ?? ((error: unknown) => console.error('[thinkingmap] unexpected error:', error));
   const db = options.db ?? (await openDatabase({ url: options.databaseUrl, log }));
   const bus = createEventBus({ redisUrl: options.redisUrl, logError });
+  const metrics = new ServerMetrics(db, logError);
+  const publish = bus.publish.bind(bus);
+  bus.publish = (events) => {
+    metrics.countPublished(events);
+    publish(events);
+  };
   const tokenFile = options.localTokenFile === undefined ? join(repoDir, '.data/local-token') : options.localTokenFile;
   const local = options.requireToken ? { user: null, token: null } : await ensureLocalUser(db, tokenFile ?? undefined);
   const tokens = createTokenResolver(db.read);
@@ -140,7 +175,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const cache = new MapReadCache();
-  const model = options.model ?? createModelFromEnv();
+  const model = new InstrumentedModel(options.model ?? createModelFromEnv(), metrics);
   const settings: RunSettings = {
     questionTtlMs: 30 * 60_000,
     maxQuestions: 3,
@@ -151,6 +186,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.
   const onCommitted = (events: readonly MapEvent[]) => {
     void runs.onEvents({ db, bus, onCommitted }, events);
+    metrics.onCommitted(events);
     options.onCommitted?.(events);
   };
   const owner = { instanceId: options.instanceId ?? randomUUID(), bootId: randomUUID() };
@@ -165,24 +201,53 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     owner,
   });
   const runs = new RunService(engine);
+  const notes = new FileNotes(options.notesDir ?? join(repoDir, '.data/notes'));
+  const consultations = new ConsultationService({
+    db,
+    bus,
+    model,
+    notes,
+    onCommitted,
+    logError,
+    compressAfterTurns: options.consultationCompressAfter,
+  });
   const modelInfo = { offline: model.offline, label: model.label };
   const contextFor = (access: Access): GraphQLContext => {
     const commands: CommandContext = { db, bus, viewer: access.viewer, scope: access.scope, onCommitted };
     const loaders = createLoaders(db.read);
-    return { db, bus, viewer: access.viewer, access, revocations, cache, commands, runs, model: modelInfo, loaders };
+    return {
+      db,
+      bus,
+      viewer: access.viewer,
+      access,
+      revocations,
+      cache,
+      commands,
+      runs,
+      consultations,
+      notes,
+      model: modelInfo,
+      loaders,
+    };
   };
   const expiry = setInterval(
     () => void runs.expireDue({ db, bus, onCommitted }).catch((error) => logError(error)),
     Math.max(50, Math.min(30_000, settings.questionTtlMs / 4)),
   );
   expiry.unref();
-  // Runs a dead process left mid-step (their lease ran out) are resumed: at start, then checked periodically.
+  // Runs a dead process left mid-step (their lease ran out) are resumed: at start, then checked periodically;
+  // so do runs whose dependencies concluded while no process could start them.
+  const recoverRuns = async () => {
+    await runs.recover(db);
+    await runs.startWaiting({ db, bus, onCommitted });
+  };
   const recovery =
     options.recoverRuns === false
       ? undefined
-      : setInterval(() => void runs.recover(db).catch((error) => logError(error)), RUN_LEASE_MS / 3);
+      : setInterval(() => void recoverRuns().catch((error) => logError(error)), RUN_LEASE_MS / 3);
   recovery?.unref();
-  if (options.recoverRuns !== false) await runs.recover(db);
+  if (options.recoverRuns !== false) await recoverRuns();
+  if (options.recoverRuns !== false) await consultations.resumeUnfinished();
   // Redis may drop messages: subscriptions re-read the log when their map moved past what arrived.
   const stopGapWatch = options.redisUrl
     ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError })
@@ -223,6 +288,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       ),
       useExecutionTimeout(options.executionTimeoutMs ?? 10_000),
       useRevocableSubscriptions(revocations),
+      ...graphqlMetricsPlugins(metrics),
       ...useSseSingleConnection(),
     ],
     context: async (initial) => {
@@ -244,8 +310,13 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const mcp = createMcpHttpHandler({ identity, contextFor: mcpContext, logError, maxBodyBytes });
   const web = options.webHandler;
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
+  // Repeated map reads are answered from stored bytes, keyed by the map's lastSeq read in the same request.
+  const responses = new MapResponseCache({
+    db,
+    access: (req) => resolveAccess(parseBearer(req.headers.authorization), identity),
+  });
   // GraphQL over HTTP: the body is read here, bounded, and handed to Yoga (as body-parser middleware would).
-  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown) => {
+  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown, cached = false) => {
     if (req.method === 'POST') {
       try {
         (req as IncomingMessage & { body?: Buffer }).body = await readBody(req, maxBodyBytes);
@@ -256,18 +327,35 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
           JSON.stringify({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }),
         );
       }
+      const body = (req as IncomingMessage & { body: Buffer }).body;
+      const compute = () => queue(() => computeThrough(yoga.fetch, req, body));
+      try {
+        if (cached && (await responses.serve(req, res, body, compute))) return;
+      } catch (error) {
+        logError(error);
+        if (res.headersSent) return void res.destroy();
+      }
     }
     return serve();
   };
+  const ops = createOpsRoutes({
+    db,
+    bus,
+    metrics,
+    publicMetrics: options.metricsToken ? { token: options.metricsToken } : options.requireToken ? 'closed' : 'open',
+  });
+  const opsServer = options.metricsPort === undefined ? null : createOpsServer(ops);
+  let metricsUrl: string | null = null;
   const server = createServer((req, res) => {
     const api = isMcpRequest(req.url) || !web || !!req.url?.startsWith(yoga.graphqlEndpoint);
     const refusal = guard.check(req, api);
     if (refusal) return guard.refuse(res, refusal);
+    if (ops.handle(req, res)) return;
     if (isMcpRequest(req.url)) return void mcp(req, res);
     if (api) {
       // Subscriptions over SSE stay open: they bypass the queue.
       if (req.headers.accept?.includes('text/event-stream')) return void serveGraphQL(req, res, () => yoga(req, res));
-      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)));
+      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)), true);
     }
     web(req, res, () => {
       res.statusCode = 404;
@@ -346,6 +434,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     bus,
     runs,
     engine,
+    consultations,
     model: modelInfo,
     server,
     localUser: local.user,
@@ -353,20 +442,27 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     mcpContext,
     resolveAccess: (token) => resolveAccess(token, identity),
     revocations,
+    metrics,
+    metricsUrl: () => metricsUrl,
     url: () => baseUrl,
-    start: (port = 0, host = '127.0.0.1') =>
-      new Promise((resolve, reject) => {
+    start: async (port = 0, host = '127.0.0.1') => {
+      if (opsServer) metricsUrl = await opsServer.start(options.metricsPort ?? 0, options.metricsHost ?? '127.0.0.1');
+      return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
           const address = server.address() as AddressInfo;
           baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
           resolve(baseUrl);
         });
-      }),
+      });
+    },
     async stop() {
+      await opsServer?.stop();
       clearInterval(expiry);
       clearInterval(recovery);
       stopGapWatch();
+      // A consultation turn in progress is released: still busy in the database, the next start runs it again.
+      await consultations.conductor.releaseAll();
       // Let drives in progress reach their next checkpoint; a waiting run needs nothing (it is in the database).
       await Promise.race([engine.idle(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
       await wsServer.dispose();

@@ -47,7 +47,16 @@ export const env = z
     TM_INSTANCE_ID: z.string().optional(),
     /** The token the stdio MCP command acts with (the local user when unset). */
     TM_TOKEN: z.string().optional(),
+    /** A separate port serving /metrics, /healthz and /readyz without a token (on TM_METRICS_HOST, 127.0.0.1). */
+    TM_METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+    TM_METRICS_HOST: z.string().default('127.0.0.1'),
+    /** A bearer token that opens /metrics on the API's port when tokens are required. */
+    TM_METRICS_TOKEN: z.string().min(16).optional(),
     /** MCP servers file for knowledge retrieval; else a repo-root mcp-servers.json, else the built-in server. */
     TM_MCP_CONFIG: z.string().optional(),
+    /** Where consultation notes are written, one folder per map (default `.data/notes`). */
+    TM_NOTES_DIR: z.string().optional(),
+    /** Turns of a consultation before earlier messages are summarised (6). */
+    TM_CONSULTATION_COMPRESS_AFTER: z.coerce.number().int().min(1).max(100).optional(),
   })
   .parse(process.env);

@@ -16,7 +16,12 @@ const app = await buildApp({
   guard: { allowedHosts: env.TM_ALLOWED_HOSTS, allowedOrigins: env.TM_ALLOWED_ORIGINS },
   hideSchema: env.TM_INTROSPECTION === undefined ? undefined : !['1', 'true'].includes(env.TM_INTROSPECTION),
   maxBodyBytes: env.TM_MAX_BODY_BYTES,
+  notesDir: env.TM_NOTES_DIR,
+  consultationCompressAfter: env.TM_CONSULTATION_COMPRESS_AFTER,
   executionTimeoutMs: env.TM_QUERY_TIMEOUT_MS,
+  metricsPort: env.TM_METRICS_PORT,
+  metricsHost: env.TM_METRICS_HOST,
+  metricsToken: env.TM_METRICS_TOKEN,
   // Port 0 is a new port every start: no stable identity, so runs left behind wait for their lease.
   instanceId: env.TM_INSTANCE_ID ?? (env.PORT ? `${hostname()}:${env.HOST}:${env.PORT}` : undefined),
   knowledge: knowledge?.port,
@@ -38,6 +43,7 @@ console.log(`[thinkingmap] agents: ${app.model.label}`);
 console.log(
   `[thinkingmap] MCP server on ${url}/mcp (Streamable HTTP, bearer token); stdio: pnpm --filter @thinkingmap/server mcp:stdio`,
 );
+if (app.metricsUrl()) console.log(`[thinkingmap] metrics on ${app.metricsUrl()}/metrics (also /healthz, /readyz)`);
 if (app.localToken) console.log(`[thinkingmap] local user token (also in .data/local-token): ${app.localToken}`);
 
 const shutdown = async () => {

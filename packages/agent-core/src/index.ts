@@ -39,6 +39,44 @@ export {
 export * from './domain/enums.ts';
 export type * from './domain/records.ts';
 export { AgentError, type AgentErrorCode, type AgentErrorOptions, isAgentError } from './errors/agent-error.ts';
+export {
+  ConsultationConductor,
+  type SentMessage,
+  type TurnGraph,
+  type TurnLifecycle,
+  type TurnOutcome,
+} from './graphs/consultation/conductor.ts';
+export { ConsultationBusyError } from './graphs/consultation/consultation-busy-error.ts';
+export { CONSULTATION_LIMITS, type ConsultationDeps } from './graphs/consultation/consultation-deps.ts';
+export { CONSULTATION_GRAPH, createConsultationGraph } from './graphs/consultation/graph.ts';
+export { normalizeNotePath } from './graphs/consultation/note-path.ts';
+export type { ConsultationStateType } from './graphs/consultation/state.ts';
+export type { DivergentDeps } from './graphs/divergent/divergent-deps.ts';
+export { DIVERGENT_GRAPH } from './graphs/divergent/divergent-graph-name.ts';
+export { createDivergentGraph } from './graphs/divergent/graph.ts';
+export { DIVERGENT_NOTES } from './graphs/divergent/notes.ts';
+export {
+  COMPLETION_WEIGHTS,
+  type CompletionEvaluation,
+  DIVERGENT_LIMITS,
+  overallScore,
+  type PlannedTask,
+  PlannedTaskSchema,
+  type ReviewDivergentTasksReply,
+  ReviewDivergentTasksReplySchema,
+} from './graphs/divergent/schemas.ts';
+export {
+  createDivergentSkills,
+  type DivergentSkillSources,
+} from './graphs/divergent/skills/create-divergent-skills.ts';
+export type {
+  DivergentStateType,
+  DroppedTask,
+  LevelTask,
+  ScoreRecord,
+  SummaryRecord,
+  TaskOutcome,
+} from './graphs/divergent/state.ts';
 export { createProcessNodeGraph } from './graphs/process-node/graph.ts';
 export { PROCESS_NODE_GRAPH } from './graphs/process-node/process-node-graph-name.ts';
 export * from './graphs/process-node/replies.ts';
@@ -46,6 +84,16 @@ export type { ProcessNodeStateType } from './graphs/process-node/state.ts';
 // Graphs
 export type { AgentDeps } from './graphs/shared/agent-deps.ts';
 export { EXPIRED_REPLY } from './graphs/shared/ask-person.ts';
+// Graph topology (drawn from the compiled graphs)
+export { StepKind } from './graphs/shared/step-kind.ts';
+export { AGENT_GRAPHS, agentGraphTopologies } from './graphs/topology/agent-graphs.ts';
+export {
+  describeGraph,
+  type GraphTopology,
+  type TopologyEdge,
+  type TopologyNode,
+  TopologyNodeKind,
+} from './graphs/topology/describe-graph.ts';
 export { createUnderstandProblemGraph, UNDERSTAND_PROBLEM_GRAPH } from './graphs/understand-problem/graph.ts';
 export {
   type ConfirmUnderstandingReply,
@@ -72,7 +120,27 @@ export {
   budgetExhausted,
   grantFor,
 } from './model/token-budget.ts';
+export type {
+  ConsultationMessage,
+  ConsultationNoteDraft,
+  ConsultationPlan,
+  ConsultationRecordDraft,
+  ConsultationSnapshot,
+  ConsultationStorePort,
+  ConsultationStreamPort,
+  NotesPort,
+} from './ports/consultation-store-port.ts';
+export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
+export type {
+  CitableResult,
+  DivergentSkillName,
+  DivergentSkills,
+  SkillRequest,
+  SkillResult,
+} from './ports/divergent-skills-port.ts';
+export { DIVERGENT_SKILL_NAMES } from './ports/divergent-skills-port.ts';
+export type { CreateDivergentNodeInput, DivergentStorePort } from './ports/divergent-store-port.ts';
 export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
 export { SILENT_EVENTS } from './ports/event-port.ts';
 export type {
@@ -101,6 +169,7 @@ export type {
 export type {
   ConversationTail,
   CreateNodeInput,
+  DecisionInput,
   Idempotent,
   MapUnderstanding,
   NodeNeighbourhood,
@@ -121,6 +190,7 @@ export { type InspectableGraph, recoveryInput } from './runs/recovery-input.ts';
 // Schemas of agent outputs
 export * from './schemas/clarify-question.ts';
 export * from './schemas/conclusion-draft.ts';
+export * from './schemas/consultation.ts';
 export * from './schemas/intent-decision.ts';
 export * from './schemas/strategy-decision.ts';
 export * from './schemas/sub-question-proposal.ts';

@@ -106,6 +106,26 @@ export const RUN_FIELDS = graphql(`
     completionTokens
     createdAt
     finishedAt
+    waitingFor {
+      id
+      question
+    }
+  }
+`);
+
+/** A decision of a run about a node, with why and who decided. */
+export const DECISION_FIELDS = graphql(`
+  fragment DecisionFields on Decision {
+    id
+    runId
+    nodeId
+    kind
+    choice
+    reason
+    confidence
+    decidedBy
+    overridden
+    createdAt
   }
 `);
 
@@ -262,6 +282,16 @@ export const EVENT_FIELDS = graphql(
       nodeId
       text
     }
+    ... on ConsultationChanged {
+      consultationId
+      change
+      targetId
+      line
+    }
+    ... on ConsultationTokens {
+      consultationId
+      text
+    }
     ... on RunFinished {
       runId
       nodeId
@@ -279,7 +309,31 @@ export const EVENT_FIELDS = graphql(
         raw
       }
     }
+    ... on RunWaitingForDependencies {
+      runId
+      nodeId
+      waitingForIds
+      waitingForQuestions
+      run {
+        agent
+        status
+      }
+    }
+    ... on DecisionRecorded {
+      runId
+      nodeId
+      decision {
+        ...DecisionFields
+      }
+    }
   }
 `,
-  [WORKSPACE_NODE_FIELDS, WORKSPACE_MAP_FIELDS, DEPENDENCY_FIELDS, MESSAGE_FIELDS, CONTEXT_ITEM_FIELDS],
+  [
+    DECISION_FIELDS,
+    WORKSPACE_NODE_FIELDS,
+    WORKSPACE_MAP_FIELDS,
+    DEPENDENCY_FIELDS,
+    MESSAGE_FIELDS,
+    CONTEXT_ITEM_FIELDS,
+  ],
 );

@@ -8,8 +8,10 @@ export {
   type SuccessOf,
   type VariablesArgs,
 } from './api-result.ts';
+export * from './consultation-operations.ts';
 export { createThinkingMapClient, type ThinkingMapClient, type ThinkingMapClientOptions } from './create-client.ts';
 export * from './dashboard-operations.ts';
+export * from './divergent-operations.ts';
 export * from './events.ts';
 export * from './fragments.ts';
 export {
@@ -23,3 +25,4 @@ export {
 export * from './map-mutations.ts';
 export * from './queries.ts';
 export * from './token-operations.ts';
+export * from './watch-operations.ts';

@@ -1,5 +1,6 @@
 import {
   CONTEXT_ITEM_FIELDS,
+  DECISION_FIELDS,
   DEPENDENCY_FIELDS,
   ERROR_FIELDS,
   MESSAGE_FIELDS,
@@ -199,4 +200,24 @@ export const MESSAGE_THREAD = graphql(
   }
 `,
   [ERROR_FIELDS],
+);
+
+/** What runs decided about a node, oldest first (`kind: INTENT` is the history of its intent). */
+export const NODE_DECISIONS = graphql(
+  `
+  query NodeDecisions($id: ID!, $kind: DecisionKind) {
+    node(id: $id) {
+      __typename
+      ... on Node {
+        id
+        intent
+        decisions(kind: $kind) {
+          ...DecisionFields
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [DECISION_FIELDS, ERROR_FIELDS],
 );

@@ -21,6 +21,8 @@ export const QuestionKind = {
   REVIEW_CONCLUSION: 'review-conclusion',
   /** The agent lacks something only the person knows and asks for it. */
   CLARIFY: 'clarify',
+  /** The person reviews a divergent level's task list before it runs: approve (with edits) or stop. */
+  REVIEW_DIVERGENT_TASKS: 'review-divergent-tasks',
 } as const;
 /** One of {@link QuestionKind}'s values. */
 export type QuestionKind = (typeof QuestionKind)[keyof typeof QuestionKind];
@@ -38,8 +40,15 @@ export const GATE_QUESTION_KINDS: readonly QuestionKind[] = [
 /** Whether a question of `kind` is one of the person's gates ({@link GATE_QUESTION_KINDS}). */
 export const isGateQuestion = (kind: string): boolean => (GATE_QUESTION_KINDS as readonly string[]).includes(kind);
 
-/** The statuses of a run that has not ended: it works, or it waits for the person. A node has at most one. */
-export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [RunStatus.RUNNING, RunStatus.WAITING];
+/**
+ * The statuses of a run that has not ended: it works, waits for the person, or waits for its node's open
+ * dependencies to conclude. A node has at most one.
+ */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [
+  RunStatus.RUNNING,
+  RunStatus.WAITING,
+  RunStatus.WAITING_FOR_DEPENDENCIES,
+];
 
 /**
  * The statuses of a run whose questions the person can still answer: waiting, or PAUSED after a gate question
@@ -54,6 +63,10 @@ export const AgentGraph = {
   UNDERSTAND_PROBLEM: 'understand-problem',
   /** Works on one node: context, dependencies, intent, then decomposition or conclusion. */
   PROCESS_NODE: 'process-node',
+  /** Divergent exploration from a node: summary, parallel skill tasks, converge, score, up to 5 levels, final output. */
+  DIVERGENT: 'divergent',
+  /** A consultation turn: the front agent answers, the planner plans and writes records and notes. */
+  CONSULTATION: 'consultation',
 } as const;
 /** One of {@link AgentGraph}'s values. */
 export type AgentGraph = (typeof AgentGraph)[keyof typeof AgentGraph];

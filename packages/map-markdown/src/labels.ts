@@ -1,4 +1,12 @@
-import type { ConclusionKind, Language, MapStatus, NodeStatus, RunStatus, StaleReason } from '@thinkingmap/db/enums';
+import type {
+  ConclusionKind,
+  DivergentRole,
+  Language,
+  MapStatus,
+  NodeStatus,
+  RunStatus,
+  StaleReason,
+} from '@thinkingmap/db/enums';
 
 /** Every word the rendered map shows around the person's text, in one language. */
 export interface MarkdownLabels {
@@ -15,6 +23,10 @@ export interface MarkdownLabels {
   conclusion: string;
   /** Heads the line saying a conclusion is out of date, and why. */
   outOfDate: string;
+  /** Divergent exploration: a node's role, its level and a summary's completion score. */
+  divergentRole: Record<DivergentRole, string>;
+  level: string;
+  completion: string;
   staleReason: Record<StaleReason, string>;
   waitingForYou: string;
   onNode: string;
@@ -44,6 +56,9 @@ export const LABELS: Record<Language, MarkdownLabels> = {
     context: 'Context',
     conclusion: 'Conclusion',
     outOfDate: 'Conclusion out of date',
+    divergentRole: { SUMMARY: 'Divergent summary', TASK: 'Divergent task', FINAL: 'Divergent final output' },
+    level: 'level',
+    completion: 'completion',
     staleReason: {
       CHILD_ADDED: 'a sub-question was added',
       CHILD_REMOVED: 'a sub-question was removed',
@@ -69,6 +84,7 @@ export const LABELS: Record<Language, MarkdownLabels> = {
       RUNNING: 'running',
       WAITING: 'waiting for you',
       PAUSED: 'paused: waiting for you',
+      WAITING_FOR_DEPENDENCIES: 'waiting for its dependencies',
       COMPLETED: 'completed',
       FAILED: 'failed',
       CANCELLED: 'cancelled',
@@ -88,6 +104,9 @@ export const LABELS: Record<Language, MarkdownLabels> = {
     context: '背景资料',
     conclusion: '结论',
     outOfDate: '结论已过时',
+    divergentRole: { SUMMARY: '发散总结', TASK: '发散任务', FINAL: '发散最终输出' },
+    level: '层级',
+    completion: '完成度',
     staleReason: {
       CHILD_ADDED: '新增了子问题',
       CHILD_REMOVED: '删除了子问题',
@@ -113,6 +132,7 @@ export const LABELS: Record<Language, MarkdownLabels> = {
       RUNNING: '运行中',
       WAITING: '等你回答',
       PAUSED: '已暂停：等你回答',
+      WAITING_FOR_DEPENDENCIES: '等待所依赖的问题',
       COMPLETED: '已完成',
       FAILED: '失败',
       CANCELLED: '已取消',

@@ -1,4 +1,12 @@
-import type { ConclusionKind, Language, MapStatus, NodeStatus, RunStatus, StaleReason } from '@thinkingmap/db/enums';
+import type {
+  ConclusionKind,
+  DivergentRole,
+  Language,
+  MapStatus,
+  NodeStatus,
+  RunStatus,
+  StaleReason,
+} from '@thinkingmap/db/enums';
 
 /** A node as the renderer needs it: plain data, whatever loaded it (database rows, the web's store). */
 export interface MarkdownNode {
@@ -19,6 +27,10 @@ export interface MarkdownNode {
   staleSourceQuestion?: string | null;
   /** Ids of the nodes this one waits for. */
   dependsOn?: readonly string[];
+  /** Divergent exploration: the node's role and level, and a summary's completion score. */
+  divergentRole?: DivergentRole | null;
+  divergentLevel?: number | null;
+  completionScore?: number | null;
   contextItems?: readonly { title: string; content: string }[];
 }
 

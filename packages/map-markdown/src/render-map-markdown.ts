@@ -35,6 +35,12 @@ function renderNode(
   if (node.goal) lines.push(`${inner}- ${labels.goal}: ${escapeInline(node.goal)}`);
   if (node.constraints?.length)
     lines.push(`${inner}- ${labels.constraints}: ${node.constraints.map(escapeInline).join('; ')}`);
+  if (node.divergentRole) {
+    const score = node.completionScore == null ? '' : ` · ${labels.completion} ${node.completionScore}`;
+    lines.push(
+      `${inner}- ${labels.divergentRole[node.divergentRole]} · ${labels.level} ${node.divergentLevel ?? 0}${score}`,
+    );
+  }
   if (node.statusReason) lines.push(`${inner}- ${labels.why}: ${escapeInline(node.statusReason)}`);
   if (node.dependsOn?.length) {
     const names = node.dependsOn.map((dependsOnId) => `“${escapeInline(questionOf(dependsOnId))}”`);

@@ -1,5 +1,6 @@
 import type { Database } from '@thinkingmap/db';
 import type { MapEvent } from '../events/map-event.ts';
+import type { AutoStart } from './auto-start.ts';
 
 /** A node's conclusion is current when it is concluded and not out of date. */
 const current = (node: { status: string; staleReason: string | null }) =>
@@ -12,9 +13,13 @@ const current = (node: { status: string; staleReason: string | null }) =>
  * - redraft: a node whose conclusion is out of date, once everything it concludes from (its children and
  *   the siblings it depends on) is concluded and current, so stale conclusions are redone from the bottom up.
  * Both also wait for the node's dependencies to be concluded and current. Candidates are the nodes the events
- * touch: the parent and the dependents of a node just concluded, and every node just marked stale.
+ * touch: the parent and the dependents of a node just concluded, and every node just marked stale. Each comes
+ * with what set it off (recorded as a decision of its run).
  */
-export async function conclusionsToStart(read: Database['read'], events: readonly MapEvent[]): Promise<string[]> {
+export async function conclusionsToStart(
+  read: Database['read'],
+  events: readonly MapEvent[],
+): Promise<({ nodeId: string } & AutoStart)[]> {
   const candidates = new Set<string>();
   const concluded: string[] = [];
   for (const event of events) {
@@ -44,5 +49,5 @@ export async function conclusionsToStart(read: Database['read'], events: readonl
   return nodes
     .filter((node) => node.staleReason !== null || (node.status !== 'COMPLETED' && node.children.length > 0))
     .filter((node) => node.children.every(current) && node.dependencies.every((d) => current(d.dependsOn)))
-    .map((node) => node.id);
+    .map((node) => ({ nodeId: node.id, trigger: node.staleReason === null ? 'BOTTOM_UP' : 'REDRAFT' }));
 }

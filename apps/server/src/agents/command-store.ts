@@ -2,9 +2,12 @@ import {
   AgentError,
   type ConversationKind,
   type ConversationTail,
+  type CreateDivergentNodeInput,
   type CreateNodeInput,
   countByRole,
+  type DecisionInput,
   type DependencyRecord,
+  type DivergentStorePort,
   type Idempotent,
   type MapRecord,
   type MapUnderstanding,
@@ -16,15 +19,17 @@ import {
 } from '@thinkingmap/agent-core';
 import type { Database, Node, User } from '@thinkingmap/db';
 import { setConclusion } from '../commands/conclusion-commands.ts';
-import type { CommandContext } from '../commands/context.ts';
+import type { CommandContext, RunActor } from '../commands/context.ts';
 import { postMessage } from '../commands/conversation-commands.ts';
 import { addDependency } from '../commands/dependency-commands.ts';
+import { recordCompletionScore } from '../commands/divergent-commands.ts';
 import { updateMap } from '../commands/map-commands.ts';
 import { createNode, updateNode } from '../commands/node-commands.ts';
 import { parseNodeState, recordNodeState } from '../commands/node-state-commands.ts';
 import { CycleError, DomainError, NotFoundError } from '../errors/domain-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
+import { parseDecision, recordDecision } from './decisions.ts';
 import { toContextItemRecord, toMapRecord, toMessageRecord, toNodeRecord } from './records.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
@@ -41,7 +46,7 @@ function asAgentError(error: unknown): unknown {
  * GraphQL mutations (validated, one transaction, sequenced events), acting as the map's owner. A write
  * with an idempotency key runs once; LangGraph re-running a step after a resume writes nothing twice.
  */
-export class CommandStore implements StorePort {
+export class CommandStore implements StorePort, DivergentStorePort {
   readonly #neighbourhoods = new Map<string, { seq: number; hood: NodeNeighbourhood }>();
 
   constructor(
@@ -53,14 +58,24 @@ export class CommandStore implements StorePort {
       mapId: string;
       outbox: RunOutbox;
       onCommitted?: (events: readonly MapEvent[]) => void;
+      /** The run acting, recorded on its changes (the map's history). */
+      actor?: RunActor;
     },
   ) {}
 
   private async command<T>(key: string | undefined, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
-    const { db, bus, owner, onCommitted, outbox } = this.deps;
+    const { db, bus, owner, onCommitted, outbox, actor } = this.deps;
     try {
       // The run's queued progress rides along in the command's transaction, ahead of its own events.
-      return await run({ db, bus, viewer: owner, onCommitted, carry: outbox, ...(key ? { idempotencyKey: key } : {}) });
+      return await run({
+        db,
+        bus,
+        viewer: owner,
+        onCommitted,
+        carry: outbox,
+        actor,
+        ...(key ? { idempotencyKey: key } : {}),
+      });
     } catch (error) {
       throw asAgentError(error);
     }
@@ -177,6 +192,18 @@ export class CommandStore implements StorePort {
     return toNodeRecord(node);
   }
 
+  async createDivergentNode(input: CreateDivergentNodeInput): Promise<NodeRecord> {
+    const { idempotencyKey, role, level, ...fields } = input;
+    const node = await this.command(idempotencyKey, (ctx) =>
+      createNode(ctx, { ...fields, constraints: fields.constraints ?? [] }, { role, level }),
+    );
+    return toNodeRecord(node);
+  }
+
+  async recordCompletionScore(nodeId: string, score: number, options: Idempotent = {}): Promise<void> {
+    await this.command(options.idempotencyKey, (ctx) => recordCompletionScore(ctx, { nodeId, score }));
+  }
+
   async updateNode(
     nodeId: string,
     patch: { question?: string; goal?: string; constraints?: string[] } & Idempotent,
@@ -236,5 +263,15 @@ export class CommandStore implements StorePort {
 
   async setNodeStrategy(nodeId: string, strategy: NonNullable<Node['strategy']>): Promise<void> {
     this.#defer({ nodeId, strategy });
+  }
+
+  /** A decision of the run is recorded like its state on a node: with its next command, or its settle. */
+  async recordDecision(raw: DecisionInput): Promise<void> {
+    try {
+      const decision = parseDecision(raw);
+      this.deps.outbox.defer((tx, emit, map) => recordDecision(tx, emit, map.id, decision));
+    } catch (error) {
+      throw asAgentError(error);
+    }
   }
 }

@@ -43,6 +43,9 @@ export function toNodeRecord(node: Row<Node>): NodeRecord {
     strategy: node.strategy,
     conclusion: node.conclusion,
     conclusionKind: node.conclusionKind,
+    divergentRole: node.divergentRole,
+    divergentLevel: node.divergentLevel,
+    completionScore: node.completionScore,
   };
 }
 

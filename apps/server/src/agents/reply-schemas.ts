@@ -3,6 +3,7 @@ import {
   ConfirmUnderstandingReplySchema,
   ReviewConclusionReplySchema,
   ReviewDecompositionReplySchema,
+  ReviewDivergentTasksReplySchema,
 } from '@thinkingmap/agent-core';
 import { QuestionKind } from '@thinkingmap/db';
 import type { z } from 'zod';
@@ -13,6 +14,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
   [QuestionKind.REVIEW_DECOMPOSITION]: ReviewDecompositionReplySchema,
   [QuestionKind.REVIEW_CONCLUSION]: ReviewConclusionReplySchema,
   [QuestionKind.CLARIFY]: ClarifyReplySchema,
+  [QuestionKind.REVIEW_DIVERGENT_TASKS]: ReviewDivergentTasksReplySchema,
 };
 
 /** Shortcuts a person (or a plain GraphQL client) can send instead of the exact reply shape. */
@@ -41,6 +43,7 @@ export function buildReply(kind: string, input: ReplyShortcut): unknown {
         [QuestionKind.CONFIRM_UNDERSTANDING]: { confirm: true },
         [QuestionKind.REVIEW_DECOMPOSITION]: { action: 'approve' },
         [QuestionKind.REVIEW_CONCLUSION]: { action: 'accept' },
+        [QuestionKind.REVIEW_DIVERGENT_TASKS]: { action: 'approve' },
       }[kind];
       if (reply === undefined)
         throw new ValidationError('accept', `a ${kind} question needs an answer, not an acceptance`);

@@ -1,5 +1,7 @@
 import {
   AgentError,
+  createDivergentGraph,
+  createDivergentSkills,
   createProcessNodeGraph,
   createUnderstandProblemGraph,
   driveRun,
@@ -191,10 +193,12 @@ export class RunEngine {
     });
     lease.start();
     // The run acts as its map's owner: every write goes through the command layer like a person's.
-    const owner = { db, bus, viewer: { id: map.ownerId }, onCommitted };
+    // Its changes carry the run and its current step (the map's history).
+    const actor = { runId: run.id, step: (): string | null => events.currentStep };
+    const owner = { db, bus, viewer: { id: map.ownerId }, onCommitted, actor };
     const outbox = new RunOutbox(owner, run.mapId, this.deps.logError);
     const events = new RunEvents(outbox);
-    const store = new CommandStore({ db, bus, owner: owner.viewer, mapId: run.mapId, outbox, onCommitted });
+    const store = new CommandStore({ db, bus, owner: owner.viewer, mapId: run.mapId, outbox, onCommitted, actor });
     // A map with a budget meters every model call against it, shared with the map's other runs.
     const ledger = map.tokenBudget === null ? undefined : this.#ledgers.forRun(run, map.language);
     const model = new MeteredModel(this.deps.model, { ledger });
@@ -203,10 +207,19 @@ export class RunEngine {
     const given = fresh ? input[START] : input;
     const checkpoints = new DriveCheckpointStore(this.#checkpoints, { fresh });
     const checkpointer = new PortCheckpointSaver(checkpoints);
+    // A divergent session is long: it checkpoints every super-step straight to the database (each finished
+    // parallel task is a stored write), so a process that dies mid-level resumes without redoing them.
+    const writeThrough = run.agent === AgentGraph.DIVERGENT;
+    const durable = new PortCheckpointSaver(this.#checkpoints);
     const graph =
       run.agent === AgentGraph.UNDERSTAND_PROBLEM
         ? createUnderstandProblemGraph(agentDeps, { checkpointer })
-        : createProcessNodeGraph(agentDeps, { checkpointer });
+        : run.agent === AgentGraph.DIVERGENT
+          ? createDivergentGraph(
+              { ...agentDeps, skills: createDivergentSkills({ model, library: this.deps.knowledge }) },
+              { checkpointer: durable },
+            )
+          : createProcessNodeGraph(agentDeps, { checkpointer });
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
     try {
@@ -219,6 +232,7 @@ export class RunEngine {
         usage: () => model.usage,
         signal: controller.signal,
         store,
+        ...(writeThrough ? { durability: 'sync' as const } : {}),
       });
     } finally {
       lease.stop();

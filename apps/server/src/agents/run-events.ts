@@ -1,4 +1,5 @@
-import type { AgentQuestion, EventPort, ModelUsage, RunRef } from '@thinkingmap/agent-core';
+import type { AgentQuestion, DivergentProgress, EventPort, ModelUsage, RunRef } from '@thinkingmap/agent-core';
+import type { PendingEvent } from '../events/map-event.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
 /** Streamed text is sent in pieces at most this often, so a fast model does not write an event per token. */
@@ -17,7 +18,11 @@ export class RunEvents implements EventPort {
 
   constructor(private readonly outbox: RunOutbox) {}
 
+  /** The step the run is in (the last one entered), recorded on the changes it makes. */
+  currentStep: string | null = null;
+
   stepEntered(run: RunRef, step: string): void {
+    this.currentStep = step;
     this.#step(run, step, 'ENTERED', null, null);
   }
 
@@ -46,6 +51,11 @@ export class RunEvents implements EventPort {
     this.#nodeId = run.nodeId ?? null;
     this.#pending += text;
     this.#timer ??= setTimeout(() => this.flushTokens(), TOKEN_FLUSH_MS);
+  }
+
+  divergent(run: RunRef, progress: DivergentProgress): void {
+    this.flushTokens();
+    this.outbox.push([{ type: progress.type, payload: { runId: run.runId, ...progress.payload } } as PendingEvent]);
   }
 
   runFinished(_run: RunRef, _output: unknown, _usage: ModelUsage): void {

@@ -1,3 +1,4 @@
+import { DIVERGENT_LIMITS } from '@thinkingmap/agent-core';
 import {
   ACTIVE_RUN_STATUSES,
   AgentGraph,
@@ -19,15 +20,26 @@ import type { MapEvent } from '../events/map-event.ts';
 import { NodeBusyError } from './agent-errors.ts';
 import { isAnswerable } from './answerable-questions.ts';
 import { conclusionsToStart } from './auto-conclusions.ts';
+import { type AutoStart, autoStartDecision } from './auto-start.ts';
+import { recordDecision } from './decisions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
+import { openDependenciesOf, waitingRunsToStart } from './waiting-runs.ts';
 
 const processNodeInput = z.object({
   nodeId: id,
   intent: z.enum(NodeIntent).nullish(),
   strategy: z.enum(DecompositionStrategy).nullish(),
   conclusionKind: z.enum(ConclusionKind).nullish(),
+});
+
+const startDivergentInput = z.object({
+  nodeId: id,
+  maxLevels: z.number().int().min(1).max(DIVERGENT_LIMITS.maxLevels).nullish(),
+  maxParallel: z.number().int().min(1).max(DIVERGENT_LIMITS.maxParallel).nullish(),
+  threshold: z.number().min(0).max(1).nullish(),
+  reviewEachLevel: z.boolean().nullish(),
 });
 
 /** Refuses a second run on a node that has one running or waiting. */
@@ -96,9 +108,11 @@ async function cancelRunIn(tx: Tx, emit: Emit, current: AgentRun, reason: string
     where: { id: current.id },
     data: { status: 'CANCELLED', error: reason, errorCode: 'CANCELLED', finishedAt: new Date() },
   });
-  if (current.nodeId) {
+  // A run that waited for dependencies never touched its node.
+  if (current.nodeId && current.status !== 'WAITING_FOR_DEPENDENCIES') {
     const node = await tx.node.findUnique({ where: { id: current.nodeId } });
     if (node && node.status !== 'COMPLETED') {
+      // A node that was concluded before (a redraft cancelled) keeps its conclusion, as it was.
       const status = node.conclusion === null ? 'READY' : 'COMPLETED';
       const ready = await tx.node.update({ where: { id: node.id }, data: { status, statusReason: null } });
       emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(ready), fields: ['status'] } });
@@ -122,13 +136,16 @@ export class RunService {
     agent: AgentGraph,
     nodeId: string | null,
     input: Record<string, unknown>,
+    auto?: AutoStart,
   ) {
-    const { run, replaced } = await mutateMap(ctx, mapId, async (tx, emit) => {
+    const { run, replaced } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
       if (nodeId) await assertNodeFree(tx, nodeId);
       // Redoing a step replaces the run paused on it (an expired gate): one run per node, one understanding per map.
       const paused = await tx.agentRun.findMany({ where: { mapId, nodeId, agent, status: 'PAUSED' } });
       const replaced = [];
       for (const old of paused) replaced.push(await cancelRunIn(tx, emit, old, 'replaced by a new run'));
+      // A node whose dependencies are open cannot be worked on yet: its run waits for them (see `startWaiting`).
+      const waitingFor = nodeId && agent === AgentGraph.PROCESS_NODE ? await openDependenciesOf(tx, nodeId) : [];
       const runId = crypto.randomUUID();
       const run = await tx.agentRun.create({
         data: {
@@ -137,12 +154,15 @@ export class RunService {
           agent,
           threadId: runId,
           input: input as object,
-          status: 'RUNNING',
+          status: waitingFor.length ? 'WAITING_FOR_DEPENDENCIES' : 'RUNNING',
           ownerInstance: this.engine.owner.instanceId,
           ownerBoot: this.engine.owner.bootId,
         },
       });
-      emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
+      if (waitingFor.length)
+        emit({ type: 'RunWaitingForDependencies', payload: { run: toRunSnapshot(run), waitingFor } });
+      else emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
+      if (auto) await recordDecision(tx, emit, mapId, autoStartDecision(run, auto, map.language));
       return { run, replaced };
     });
     for (const old of replaced) this.engine.abort(old);
@@ -166,8 +186,12 @@ export class RunService {
     return run;
   }
 
-  /** Starts processing a node; the person may override the intent, strategy and conclusion kind. */
-  async processNode(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+  /**
+   * Starts processing a node; the person may override the intent, strategy and conclusion kind. On a node
+   * whose dependencies are open the run is accepted as WAITING_FOR_DEPENDENCIES and starts by itself when the
+   * last one concludes. `auto` says why a run starts by itself (recorded as a decision of the run).
+   */
+  async processNode(ctx: CommandContext, raw: unknown, auto?: AutoStart): Promise<AgentRun> {
     const parsed = parseInput(processNodeInput, raw);
     const mapId = await mapIdOfNode(ctx, parsed.nodeId);
     const input = {
@@ -176,7 +200,62 @@ export class RunService {
       strategyOverride: parsed.strategy ?? null,
       conclusionKind: parsed.conclusionKind ?? null,
     };
-    const run = await this.#createRun(ctx, mapId, AgentGraph.PROCESS_NODE, parsed.nodeId, input);
+    const run = await this.#createRun(ctx, mapId, AgentGraph.PROCESS_NODE, parsed.nodeId, input, auto);
+    if (run.status === 'RUNNING') void this.engine.start(run, input);
+    return run;
+  }
+
+  /**
+   * Starts the runs that waited for their node's dependencies once none is open (after `events`, or any due
+   * when omitted): each is claimed in a command on its map (only one process starts it), records that it
+   * started by itself, and is driven from its input. A run whose node was deleted meanwhile is cancelled.
+   */
+  async startWaiting(ctx: Omit<CommandContext, 'viewer'>, events?: readonly MapEvent[]): Promise<void> {
+    for (const waiting of await waitingRunsToStart(ctx.db.read, events)) {
+      const map = await ctx.db.read.map.findUnique({ where: { id: waiting.mapId }, select: { ownerId: true } });
+      if (!map) continue;
+      const run = await mutateMap({ ...ctx, viewer: { id: map.ownerId } }, waiting.mapId, async (tx, emit, row) => {
+        const current = await tx.agentRun.findUnique({ where: { id: waiting.id } });
+        if (current?.status !== 'WAITING_FOR_DEPENDENCIES') return null;
+        if (!current.nodeId) {
+          const reason = row.language === 'zh' ? '它的节点已被删除' : 'its node was deleted';
+          const ended = await tx.agentRun.update({
+            where: { id: current.id },
+            data: { status: 'CANCELLED', error: reason, errorCode: 'CANCELLED', finishedAt: new Date() },
+          });
+          emit({ type: 'RunFailed', payload: { run: toRunSnapshot(ended), code: 'CANCELLED', reason } });
+          return null;
+        }
+        const open = await openDependenciesOf(tx, current.nodeId);
+        if (open.length) return null;
+        const started = await tx.agentRun.update({
+          where: { id: current.id },
+          data: { status: 'RUNNING', ownerInstance: this.engine.owner.instanceId, ownerBoot: this.engine.owner.bootId },
+        });
+        emit({ type: 'RunStarted', payload: { run: toRunSnapshot(started) } });
+        const trigger = { trigger: 'DEPENDENCIES_CONCLUDED' } as const;
+        await recordDecision(tx, emit, row.id, autoStartDecision(started, trigger, row.language));
+        return started;
+      });
+      if (run) void this.engine.start(run, run.input);
+    }
+  }
+
+  /**
+   * Starts a divergent session on a node: summary, up to `maxParallel` parallel tasks per level, converge,
+   * score, until `threshold` or `maxLevels`, then the final output. The run's id is the session's id.
+   */
+  async startDivergent(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+    const parsed = parseInput(startDivergentInput, raw);
+    const mapId = await mapIdOfNode(ctx, parsed.nodeId);
+    const input = {
+      nodeId: parsed.nodeId,
+      maxLevels: parsed.maxLevels ?? DIVERGENT_LIMITS.maxLevels,
+      maxParallel: parsed.maxParallel ?? DIVERGENT_LIMITS.maxParallel,
+      threshold: parsed.threshold ?? DIVERGENT_LIMITS.threshold,
+      reviewEachLevel: parsed.reviewEachLevel ?? false,
+    };
+    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input);
     void this.engine.start(run, input);
     return run;
   }
@@ -300,13 +379,14 @@ export class RunService {
    * draw from is current again. Each drafts for the person's review.
    */
   async onEvents(ctx: Omit<CommandContext, 'viewer'>, events: readonly MapEvent[]): Promise<void> {
+    await this.startWaiting(ctx, events).catch(this.engine.logError);
     const mapId = events.find((e) => e.type === 'NodeConcluded' || e.type === 'NodeStale')?.mapId;
     if (!mapId) return;
     const map = await ctx.db.read.map.findUnique({ where: { id: mapId }, select: { autoRun: true, ownerId: true } });
     if (!map?.autoRun) return;
-    for (const nodeId of await conclusionsToStart(ctx.db.read, events)) {
+    for (const { nodeId, trigger } of await conclusionsToStart(ctx.db.read, events)) {
       try {
-        await this.processNode({ ...ctx, viewer: { id: map.ownerId } }, { nodeId, intent: 'CONCLUDE' });
+        await this.processNode({ ...ctx, viewer: { id: map.ownerId } }, { nodeId, intent: 'CONCLUDE' }, { trigger });
       } catch (error) {
         if (!(error instanceof NodeBusyError)) this.engine.logError(error);
       }

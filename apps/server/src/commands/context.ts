@@ -1,4 +1,4 @@
-import type { Database, Map as MapRow, TokenScope, Tx, User } from '@thinkingmap/db';
+import type { ChangeKind, Database, Map as MapRow, TokenScope, Tx, User } from '@thinkingmap/db';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent, PendingEvent } from '../events/map-event.ts';
 
@@ -38,4 +38,14 @@ export interface CommandContext {
   onCommitted?: (events: readonly MapEvent[]) => void;
   /** Work waiting to be done with the next command on its map (a run's progress). */
   carry?: WorkCarrier;
+  /** Set when a run acts: its id and the step it is in, recorded on the events (the map's history). */
+  actor?: RunActor;
+  /** Set by a compensating command (undo, redo, restore): what kind of change it is and which change it reverts. */
+  change?: { kind: ChangeKind; reverts: number | null };
+}
+
+/** The run (and its current step) behind a command. */
+export interface RunActor {
+  runId: string;
+  step: () => string | null;
 }

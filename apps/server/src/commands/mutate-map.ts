@@ -1,7 +1,7 @@
 import type { Map as MapRow, Tx } from '@thinkingmap/db';
 import { READ_ONLY_MESSAGE } from '../auth/access.ts';
 import { ForbiddenError, NotFoundError } from '../errors/domain-errors.ts';
-import { appendEvents } from '../events/event-log.ts';
+import { appendEvents, type ChangeMeta } from '../events/event-log.ts';
 import type { MapEvent, PendingEvent } from '../events/map-event.ts';
 import type { CommandContext } from './context.ts';
 
@@ -74,7 +74,7 @@ export async function mutateMap<T>(
       if (key && !receipt) {
         await tx.commandReceipt.create({ data: { key, result: JSON.parse(JSON.stringify(result ?? null)) } });
       }
-      return { result, events: await appendEvents(tx, map, pending) };
+      return { result, events: await appendEvents(tx, map, pending, changeMeta(ctx)) };
     });
   } catch (error) {
     if (carried.length) ctx.carry?.putBack(carried);
@@ -86,6 +86,17 @@ export async function mutateMap<T>(
     ctx.onCommitted?.(events);
   }
   return result;
+}
+
+/** Who made a command's change and what kind it is, recorded on each of its events (the map's history). */
+function changeMeta(ctx: CommandContext): ChangeMeta {
+  return {
+    actorId: ctx.viewer.id,
+    runId: ctx.actor?.runId ?? null,
+    step: ctx.actor?.step() ?? null,
+    changeKind: ctx.change?.kind ?? 'EDIT',
+    revertsSeq: ctx.change?.reverts ?? null,
+  };
 }
 
 /**

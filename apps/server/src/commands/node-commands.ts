@@ -53,7 +53,12 @@ export const createNodeInput = z.object({
  * Creates a node (the root when `parentId` is empty) with its two conversations; a concluded parent's
  * conclusion is then out of date (`CHILD_ADDED`).
  */
-export async function createNode(ctx: CommandContext, raw: unknown): Promise<Node> {
+export async function createNode(
+  ctx: CommandContext,
+  raw: unknown,
+  /** A divergent session's summary, task or final output: its role and level (agents only). */
+  divergent?: { role: NonNullable<Node['divergentRole']>; level: number },
+): Promise<Node> {
   const input = parseInput(createNodeInput, raw);
   return mutateMap(ctx, input.mapId, async (tx, emit) => {
     const parentId = input.parentId ?? null;
@@ -72,6 +77,7 @@ export async function createNode(ctx: CommandContext, raw: unknown): Promise<Nod
         constraints: input.constraints,
         type: parentId ? 'TASK' : 'ROOT',
         status: 'READY',
+        ...(divergent ? { divergentRole: divergent.role, divergentLevel: divergent.level } : {}),
         conversations: {
           create: [
             { kind: 'DECOMPOSE', mapId: input.mapId },

@@ -1,4 +1,4 @@
-import type { Node } from '@thinkingmap/db';
+import type { Node, Tx } from '@thinkingmap/db';
 import { isInSubtree, subtreeIds } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import { ValidationError } from '../errors/domain-errors.ts';
@@ -9,6 +9,15 @@ import { mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap, placeAmongSiblings } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
 import { markStale } from './stale-conclusions.ts';
+
+/** Deletes nodes' rows with their conversations, messages and context items; their runs lose the node. */
+export async function removeNodeRows(tx: Tx, nodeIds: string[]): Promise<void> {
+  await tx.message.deleteMany({ where: { conversation: { nodeId: { in: nodeIds } } } });
+  await tx.conversation.deleteMany({ where: { nodeId: { in: nodeIds } } });
+  await tx.contextItem.deleteMany({ where: { nodeId: { in: nodeIds } } });
+  await tx.agentRun.updateMany({ where: { nodeId: { in: nodeIds } }, data: { nodeId: null } });
+  await tx.node.deleteMany({ where: { id: { in: nodeIds } } });
+}
 
 /**
  * Deletes a node with its whole subtree, their dependencies, context items and conversations. The parent's
@@ -31,11 +40,7 @@ export async function deleteNode(
     });
     const survivors = dependencies.filter((d) => !doomed.has(d.nodeId)).map((d) => d.nodeId);
     await tx.dependency.deleteMany({ where: { id: { in: dependencies.map((d) => d.id) } } });
-    await tx.message.deleteMany({ where: { conversation: { nodeId: { in: nodeIds } } } });
-    await tx.conversation.deleteMany({ where: { nodeId: { in: nodeIds } } });
-    await tx.contextItem.deleteMany({ where: { nodeId: { in: nodeIds } } });
-    await tx.agentRun.updateMany({ where: { nodeId: { in: nodeIds } }, data: { nodeId: null } });
-    await tx.node.deleteMany({ where: { id: { in: nodeIds } } });
+    await removeNodeRows(tx, nodeIds);
     const dependencyIds = dependencies.map((d) => d.id);
     emit({ type: 'NodeDeleted', payload: { nodeIds, dependencyIds } });
     await refreshBlocked(tx, survivors, emit);

@@ -4,8 +4,11 @@ import { decodePayload } from '../events/event-contracts.ts';
 
 /** Runs that work now. */
 const IN_FLIGHT: RunStatus[] = [RunStatus.RUNNING];
-/** Runs that wait: for the person (WAITING), or on an expired gate the person can still answer (PAUSED). */
-const WAITING: RunStatus[] = [RunStatus.WAITING, RunStatus.PAUSED];
+/**
+ * Runs that wait: for the person (WAITING), on an expired gate the person can still answer (PAUSED), or for
+ * their node's open dependencies (WAITING_FOR_DEPENDENCIES).
+ */
+const WAITING: RunStatus[] = [RunStatus.WAITING, RunStatus.PAUSED, RunStatus.WAITING_FOR_DEPENDENCIES];
 /** The latest failures listed one by one (all of them are counted by code). */
 const RECENT_FAILURES = 10;
 

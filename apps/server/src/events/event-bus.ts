@@ -36,6 +36,8 @@ export interface EventBus {
   signal(signal: BusSignal): void;
   /** Receives every signal; returns the stop. `reconnected` is called after Redis came back (signals may be lost). */
   onSignal(listener: (signal: BusSignal) => void, reconnected?: () => void): () => void;
+  /** Resolves when the bus can carry events now (Redis connected and answering within `timeoutMs`); rejects with why not. */
+  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -169,6 +171,24 @@ export function createEventBus(options: EventBusOptions): EventBus {
       const entry = { listener, reconnected };
       signalListeners.add(entry);
       return () => void signalListeners.delete(entry);
+    },
+    async ping(timeoutMs) {
+      for (const [role, client] of [
+        ['publisher', publisher],
+        ['subscriber', subscriber],
+      ] as const) {
+        if (client && client.status !== 'ready') throw new Error(`Redis ${role} connection is ${client.status}`);
+      }
+      if (!publisher) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not answer PING within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([publisher.ping(), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async close() {
       await Promise.all(

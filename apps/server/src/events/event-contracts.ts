@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { decisionSnapshot } from './decision-snapshot.ts';
+import { DIVERGENT_EVENT_PAYLOADS as DIVERGENT } from './divergent-event-contracts.ts';
 import {
   contextItemSnapshot,
   conversationKind,
@@ -107,6 +109,42 @@ export const EVENT_CONTRACTS = {
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
   RunFinished: contract(2, runPayload, fromRunRow),
   RunFailed: contract(2, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  /** A run was accepted on a node with open dependencies; it starts by itself (RunStarted) when they conclude. */
+  RunWaitingForDependencies: contract(
+    1,
+    runPayload.extend({ waitingFor: z.array(z.object({ id: z.string(), question: z.string() })) }),
+  ),
+  /** A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided. */
+  DecisionRecorded: contract(1, z.object({ decision: decisionSnapshot })),
+  DivergentLevelStarted: contract(1, DIVERGENT.DivergentLevelStarted),
+  DivergentTaskStarted: contract(1, DIVERGENT.DivergentTaskStarted),
+  DivergentTaskFinished: contract(1, DIVERGENT.DivergentTaskFinished),
+  CompletionScored: contract(1, DIVERGENT.CompletionScored),
+  DivergentFinished: contract(1, DIVERGENT.DivergentFinished),
+  /** Something of a consultation changed; `change` says what, `targetId` which message or record, `text` a line. */
+  ConsultationChanged: contract(
+    1,
+    z.object({
+      consultationId: z.string(),
+      change: z.enum([
+        'STARTED',
+        'MESSAGE',
+        'PLAN',
+        'LOG',
+        'RECORD_ADDED',
+        'RECORD_UPDATED',
+        'RECORD_DELETED',
+        'NOTE_WRITTEN',
+        'COMPRESSED',
+        'TURN_STARTED',
+        'TURN_ENDED',
+      ]),
+      targetId: z.string().nullable(),
+      text: z.string().nullable(),
+    }),
+  ),
+  /** A piece of the front agent's reply as it is written. */
+  ConsultationTokens: contract(1, z.object({ consultationId: z.string(), text: z.string() })),
 };
 
 /** Every event type name. */

@@ -1,6 +1,18 @@
-import type { ReadDb, Tx } from '@thinkingmap/db';
+import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
 import { decodePayload, EVENT_CONTRACTS } from './event-contracts.ts';
 import type { MapEvent, MapEventType, PendingEvent } from './map-event.ts';
+
+/**
+ * Who made a change and what kind of change it is, stored on each of its events; the events of one command
+ * share `changeSeq` (the first one's sequence number).
+ */
+export interface ChangeMeta {
+  actorId: string;
+  runId: string | null;
+  step: string | null;
+  changeKind: ChangeKind;
+  revertsSeq: number | null;
+}
 
 /**
  * Appends events to a map's log inside the caller's transaction, each with its type's contract version.
@@ -12,6 +24,7 @@ export async function appendEvents(
   tx: Tx,
   map: { id: string; lastSeq: number },
   events: readonly PendingEvent[],
+  meta?: ChangeMeta,
 ): Promise<MapEvent[]> {
   if (events.length === 0) return [];
   const mapId = map.id;
@@ -30,6 +43,7 @@ export async function appendEvents(
       version: EVENT_CONTRACTS[event.type].version,
       payload: event.payload as object,
       createdAt,
+      ...(meta ? { ...meta, changeSeq: first } : {}),
     })),
   });
   return stored;

@@ -9,6 +9,7 @@ import { registerGetMapTool } from './tools/get-map.tool.ts';
 import { registerListMapsTool } from './tools/list-maps.tool.ts';
 import { registerProcessNodeTool } from './tools/process-node.tool.ts';
 import { registerReplyToAgentTool } from './tools/reply-to-agent.tool.ts';
+import { registerStartDivergentTool } from './tools/start-divergent.tool.ts';
 
 /** The name ThinkingMap reports in the MCP handshake. */
 export const MCP_SERVER_NAME = 'thinkingmap';
@@ -34,6 +35,7 @@ export function createThinkingMapMcpServer(ctx: McpContext): McpServer {
   registerGetMapTool(server, ctx);
   registerListMapsTool(server, ctx);
   registerProcessNodeTool(server, ctx);
+  registerStartDivergentTool(server, ctx);
   registerReplyToAgentTool(server, ctx);
   registerAddContextTool(server, ctx);
   registerConcludeNodeTool(server, ctx);

@@ -22,6 +22,9 @@ export type NodeSummary = Pick<
   | 'conclusionKind'
   | 'staleReason'
   | 'staleSourceQuestion'
+  | 'divergentRole'
+  | 'divergentLevel'
+  | 'completionScore'
 > & {
   constraints: string[];
   /** Ids of the nodes this one waits for. */
@@ -102,6 +105,7 @@ export async function loadMapSnapshot(ctx: CommandContext, mapId: unknown): Prom
     nodes: treeOrder(nodes).map(({ node }) => ({
       ...pick(node, 'id', 'parentId', 'position', 'question', 'goal', 'status', 'statusReason'),
       ...pick(node, 'intent', 'conclusion', 'conclusionKind', 'staleReason', 'staleSourceQuestion'),
+      ...pick(node, 'divergentRole', 'divergentLevel', 'completionScore'),
       constraints: strings(node.constraints),
       dependsOn: (dependsOn.get(node.id) ?? []).map((d) => d.dependsOnId),
       contextItems: (context.get(node.id) ?? []).map((c) => pick(c, 'id', 'title', 'content')),

@@ -3,6 +3,8 @@ import type { RunService } from '../agents/run-service.ts';
 import type { Access } from '../auth/access.ts';
 import type { TokenRevocations } from '../auth/token-revocations.ts';
 import type { CommandContext } from '../commands/context.ts';
+import type { ConsultationService } from '../consultations/consultation-service.ts';
+import type { FileNotes } from '../consultations/file-notes.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapReadCache } from '../read-cache/map-read-cache.ts';
 import type { Deadline } from '../security/query-limits.ts';
@@ -24,6 +26,9 @@ export interface GraphQLContext extends Deadline {
   loaders: Loaders;
   /** Agent runs: start, answer, cancel. */
   runs: RunService;
+  /** Consultations: their turns, and the notes folder. */
+  consultations: ConsultationService;
+  notes: FileNotes;
   /** Which model the agents use. */
   model: { offline: boolean; label: string };
   /** The same context the command layer takes, so resolvers stay one line. */

@@ -50,6 +50,6 @@ describe('the GraphQL schema', () => {
     expect(unionOf('addDependency')).toEqual(['CycleError', 'Dependency', ...access]);
     expect(unionOf('processNode')).toEqual(['AgentRun', 'ConflictError', ...access]);
     expect(unionOf('deleteNode')).toEqual(['DeletedNodes', ...access]);
-    expect(unionOf('replyToAgent')).toEqual(['AgentRun', ...access]);
+    expect(unionOf('replyToAgent')).toEqual(['AgentRun', 'CycleError', ...access]);
   });
 });

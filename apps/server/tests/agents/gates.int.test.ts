@@ -332,7 +332,7 @@ describe('the person steers a run', () => {
     }, 'the second proposal');
     expect((second.context as { strategy: unknown }).strategy).toMatchObject({
       strategy: 'PARALLEL',
-      reason: 'the person’s preference',
+      reason: 'chosen by the person',
     });
     expect((await call(client, NODE, { id: rootId })).strategy).toBe('PARALLEL');
   });

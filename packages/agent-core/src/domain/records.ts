@@ -2,6 +2,7 @@ import type {
   ConclusionKind,
   ConversationKind,
   DecompositionStrategy,
+  DivergentRole,
   Language,
   MessageKind,
   MessageRole,
@@ -37,6 +38,10 @@ export interface NodeRecord {
   strategy: DecompositionStrategy | null;
   conclusion: string | null;
   conclusionKind: ConclusionKind | null;
+  /** Divergent exploration: the node's role and level, and a summary's completion score (absent elsewhere). */
+  divergentRole?: DivergentRole | null;
+  divergentLevel?: number | null;
+  completionScore?: number | null;
 }
 
 /** Context the person attached to a node. */

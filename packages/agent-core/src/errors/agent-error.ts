@@ -9,6 +9,7 @@
  * - `NODE_NOT_FOUND`, `NODE_BUSY`, `CYCLE`, `INVALID_INPUT`: store-side refusals, raised by store ports.
  * - `QUESTION_LIMIT`: a run asked the person more questions than its cap allows.
  * - `CANCELLED`: the run was cancelled through its abort signal.
+ * - `CONSULTATION_BUSY`: a consultation whose strategy is REJECT refused a message while a turn runs.
  * - `RELEASED`: the process driving the run gave it up (it could not keep the run's lease); as an abort
  *   reason it stops the drive without ending the run, which resumes from its last checkpoint elsewhere.
  */
@@ -25,6 +26,7 @@ export type AgentErrorCode =
   | 'INVALID_INPUT'
   | 'QUESTION_LIMIT'
   | 'CANCELLED'
+  | 'CONSULTATION_BUSY'
   | 'RELEASED';
 
 /** Options of an {@link AgentError}. */

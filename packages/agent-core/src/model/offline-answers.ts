@@ -1,6 +1,7 @@
 import type { AgentName, OfflineHint } from '../ports/model-port.ts';
 import type { ClarifyQuestion } from '../schemas/clarify-question.ts';
 import type { ConclusionDraft } from '../schemas/conclusion-draft.ts';
+import type { FrontReply, PlannerDecision } from '../schemas/consultation.ts';
 import type { IntentDecision } from '../schemas/intent-decision.ts';
 import type { StrategyDecision } from '../schemas/strategy-decision.ts';
 import type { SubQuestionProposal } from '../schemas/sub-question-proposal.ts';
@@ -123,7 +124,29 @@ function clarify(h: OfflineHint): ClarifyQuestion {
       };
 }
 
+/** The offline front agent says what it noted, and sends the message to the planner. */
+function front(h: OfflineHint): FrontReply {
+  const reply =
+    h.language === 'zh'
+      ? `${OFFLINE_LABEL.zh}已记下：「${short(h.question, 120)}」。没有连接 AI 模型，我只能把你说的记录下来。`
+      : `${OFFLINE_LABEL.en}Noted: "${short(h.question, 120)}". No AI model is connected, so I can only keep what you say.`;
+  return { reply, route: 'plan' };
+}
+
+/** The offline planner keeps the person's message as a requirement, in their words, and finishes. */
+function planner(h: OfflineHint): PlannerDecision {
+  return {
+    next: 'FINISH',
+    askUser: null,
+    record: { kind: 'REQUIREMENT', content: short(h.question, 4000), sourceMessageId: null },
+    note: null,
+  };
+}
+
 const ANSWERS: Record<AgentName, (hint: OfflineHint) => unknown> = {
+  front,
+  planner,
+  summarize: (h) => ({ summary: short(h.question, 6000) }),
   understand,
   intent,
   strategy,
@@ -131,6 +154,17 @@ const ANSWERS: Record<AgentName, (hint: OfflineHint) => unknown> = {
   conclude,
   clarify,
   explore: (h) => ({ query: h.question }),
+  // Divergent exploration offline: nothing to research, so no task is planned and nothing is scored complete.
+  diverge: (h) => ({
+    rationale: h.language === 'zh' ? '离线时不规划任务' : 'no task is planned offline',
+    tasks: [],
+  }),
+  skill: (h) => ({ language: 'text', code: h.question, explanation: OFFLINE_LABEL[h.language] }),
+  evaluate: (h) => {
+    const reason = h.language === 'zh' ? '离线草稿未经 AI 模型评估' : 'an offline draft is not evaluated by a model';
+    const dimension = { score: 0, reason };
+    return { completeness: dimension, intentMatch: dimension, quality: dimension };
+  },
 };
 
 /** Answers for schemas an agent asks besides its main one, by schema name. */

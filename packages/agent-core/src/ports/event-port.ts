@@ -1,5 +1,6 @@
 import type { AgentGraph, QuestionKind } from '../domain/enums.ts';
 import type { AgentErrorCode } from '../errors/agent-error.ts';
+import type { DivergentProgress } from './divergent-progress.ts';
 import type { ModelUsage } from './model-port.ts';
 
 /** Which run an event belongs to. */
@@ -39,6 +40,8 @@ export interface EventPort {
   runFinished(run: RunRef, output: unknown, usage: ModelUsage): void;
   /** The run failed; `raw` keeps unparseable model output. */
   runFailed(run: RunRef, failure: { code: AgentErrorCode | 'INTERNAL'; reason: string; raw?: string }): void;
+  /** Optional: a divergent session's progress (level started, task started or finished, scored, finished). */
+  divergent?(run: RunRef, progress: DivergentProgress): void;
 }
 
 /** An {@link EventPort} that drops everything. */

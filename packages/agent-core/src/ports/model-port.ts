@@ -3,7 +3,24 @@ import type { Language } from '../domain/enums.ts';
 import type { ReadableFields } from '../model/readable-stream.ts';
 
 /** The agents that call a model; used for per-agent model overrides (`MODEL_<AGENT>`) and by the offline model. */
-export const AGENT_NAMES = ['understand', 'intent', 'strategy', 'decompose', 'conclude', 'clarify', 'explore'] as const;
+export const AGENT_NAMES = [
+  'understand',
+  'intent',
+  'strategy',
+  'decompose',
+  'conclude',
+  'clarify',
+  'explore',
+  /** Divergent exploration: its summaries, task plans and final output. */
+  'diverge',
+  /** Divergent exploration: the skill tasks (analysis, documents, code). */
+  'skill',
+  /** Divergent exploration: the completion evaluator. */
+  'evaluate',
+  'front',
+  'planner',
+  'summarize',
+] as const;
 /** One of {@link AGENT_NAMES}. */
 export type AgentName = (typeof AGENT_NAMES)[number];
 

@@ -1,6 +1,8 @@
 import type {
   ConclusionKind,
   ConversationKind,
+  DecidedBy,
+  DecisionKind,
   DecompositionStrategy,
   Language,
   MessageKind,
@@ -79,6 +81,26 @@ export interface PostMessageInput extends Idempotent {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * One decision of a run about a node, with its reasons (see {@link StorePort.recordDecision}). `key` names it
+ * within its run, so a step LangGraph re-runs records it once.
+ */
+export interface DecisionInput {
+  runId: string;
+  nodeId: string;
+  kind: DecisionKind;
+  /** What was chosen: `{ intent }`, `{ strategy, factors }`, `{ subQuestions }`, `{ dependencies }`, `{ kind }`. */
+  choice: Record<string, unknown>;
+  /** Why, in words the person reads. */
+  reason: string;
+  /** How sure the model was (0 to 1), when it said. */
+  confidence?: number | null;
+  decidedBy: DecidedBy;
+  /** What the model had proposed when the person (or a rule) chose otherwise. */
+  overridden?: Record<string, unknown> | null;
+  key: string;
+}
+
 /** What problem understanding settles about a map. */
 export interface MapUnderstanding {
   /** The map's title as confirmed (unchanged when not given). */
@@ -122,4 +144,6 @@ export interface StorePort {
   setNodeIntent(nodeId: string, intent: NodeIntent): Promise<void>;
   /** Records the decomposition strategy an agent (or the person) chose. */
   setNodeStrategy(nodeId: string, strategy: DecompositionStrategy): Promise<void>;
+  /** Records a decision of a run with its reasons (once per run and key), for the person to see. */
+  recordDecision(decision: DecisionInput): Promise<void>;
 }

@@ -3,9 +3,11 @@ import { countByRole } from '../conversation/count-by-role.ts';
 import type { DecompositionStrategy, NodeIntent, NodeStatus } from '../domain/enums.ts';
 import type { ContextItemRecord, DependencyRecord, MapRecord, MessageRecord, NodeRecord } from '../domain/records.ts';
 import { AgentError } from '../errors/agent-error.ts';
+import type { CreateDivergentNodeInput, DivergentStorePort } from '../ports/divergent-store-port.ts';
 import type {
   ConversationTail,
   CreateNodeInput,
+  DecisionInput,
   Idempotent,
   NodeNeighbourhood,
   PostMessageInput,
@@ -16,12 +18,14 @@ import type {
  * A {@link StorePort} held in memory, for tests and demos. It honours idempotency keys, refuses cycles with
  * `@thinkingmap/map-graph`, and records every write in `log` so tests can assert what an agent changed.
  */
-export class InMemoryStore implements StorePort {
+export class InMemoryStore implements StorePort, DivergentStorePort {
   readonly maps = new Map<string, MapRecord>();
   readonly nodes = new Map<string, NodeRecord>();
   readonly dependencies: DependencyRecord[] = [];
   readonly messages: MessageRecord[] = [];
   readonly contextItems = new Map<string, ContextItemRecord[]>();
+  /** Decisions recorded, in order, once per run and key. */
+  readonly decisions: DecisionInput[] = [];
   /** Every write, in order: `createNode q`, `setNodeStatus id BLOCKED`, … */
   readonly log: string[] = [];
   private readonly keys = new Map<string, unknown>();
@@ -120,6 +124,22 @@ export class InMemoryStore implements StorePort {
     });
   }
 
+  async createDivergentNode(input: CreateDivergentNodeInput): Promise<NodeRecord> {
+    const { role, level, ...fields } = input;
+    const created = await this.createNode(fields);
+    return this.once({ idempotencyKey: input.idempotencyKey && `${input.idempotencyKey}:role` }, () => {
+      Object.assign(this.node(created.id), { divergentRole: role, divergentLevel: level });
+      return { ...this.node(created.id) };
+    });
+  }
+
+  async recordCompletionScore(nodeId: string, score: number, options: Idempotent = {}): Promise<void> {
+    await this.once(options, () => {
+      this.node(nodeId).completionScore = score;
+      this.log.push(`recordCompletionScore ${nodeId} ${score}`);
+    });
+  }
+
   async updateNode(nodeId: string, patch: Parameters<StorePort['updateNode']>[1]): Promise<NodeRecord> {
     return this.once(patch, () => {
       const { idempotencyKey: _, ...fields } = patch;
@@ -189,6 +209,12 @@ export class InMemoryStore implements StorePort {
   async setNodeStrategy(nodeId: string, strategy: DecompositionStrategy): Promise<void> {
     this.node(nodeId).strategy = strategy;
     this.log.push(`setNodeStrategy ${nodeId} ${strategy}`);
+  }
+
+  async recordDecision(decision: DecisionInput): Promise<void> {
+    if (this.decisions.some((d) => d.runId === decision.runId && d.key === decision.key)) return;
+    this.decisions.push({ ...decision });
+    this.log.push(`recordDecision ${decision.nodeId} ${decision.kind} ${decision.decidedBy}`);
   }
 
   /** Children of a node in sibling order (copies). */

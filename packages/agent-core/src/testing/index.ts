@@ -1,3 +1,4 @@
+export { type ControlledAnswer, type ControlledCall, ControlledModel } from './controlled-model.ts';
 export {
   type HttpKnowledgeServer,
   type HttpKnowledgeServerOptions,
@@ -5,6 +6,7 @@ export {
   startHttpKnowledgeServer,
 } from './http-knowledge-server.ts';
 export { InMemoryCheckpointStore } from './in-memory-checkpoint-store.ts';
+export { InMemoryConsultationStore } from './in-memory-consultation-store.ts';
 export { InMemoryStore } from './in-memory-store.ts';
 export {
   type OpenAiServer,

@@ -1,3 +1,4 @@
+import type { DivergentProgress } from '../ports/divergent-progress.ts';
 import type { AgentQuestion, EventPort, RunRef } from '../ports/event-port.ts';
 
 /** An {@link EventPort} that records every event as a short line, for tests to assert order. */
@@ -21,6 +22,12 @@ export class RecordingEvents implements EventPort {
   }
   tokensStreamed(_run: RunRef, text: string): void {
     this.tokens += text;
+  }
+  /** Divergent progress, in order. */
+  readonly divergentProgress: DivergentProgress[] = [];
+  divergent(_run: RunRef, progress: DivergentProgress): void {
+    this.divergentProgress.push(progress);
+    this.lines.push(progress.type);
   }
   runFinished(): void {
     this.lines.push('run finished');

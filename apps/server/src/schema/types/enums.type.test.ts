@@ -9,7 +9,7 @@ const STRING_FACTS = ['QuestionKind', 'AgentGraph'];
 describe('the GraphQL enums', () => {
   // The enum objects (`{ VALUE: 'VALUE' }`), not the lists derived from them (ACTIVE_RUN_STATUSES).
   const prismaEnums = (Object.entries(enums) as [string, object][]).filter(
-    ([name, value]) => !Array.isArray(value) && !STRING_FACTS.includes(name),
+    ([name, value]) => typeof value === 'object' && !Array.isArray(value) && !STRING_FACTS.includes(name),
   );
 
   it('should include every Prisma enum', () => {

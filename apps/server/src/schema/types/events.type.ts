@@ -3,6 +3,7 @@ import { readEvents } from '../../events/event-log.ts';
 import type { MapEvent, MapEventType, StoredEvent } from '../../events/map-event.ts';
 import { assertMapAccess } from '../access.ts';
 import { builder } from '../builder.ts';
+import { divergentEventMembers } from './divergent-events.type.ts';
 import { ConversationKindEnum } from './enums.type.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 
@@ -139,7 +140,7 @@ const runEvent = <K extends 'RunStarted' | 'RunFinished'>(name: K, description: 
     }),
   });
 
-const RunStarted = runEvent('RunStarted', 'An agent run started.');
+const RunStarted = runEvent('RunStarted', 'An agent run started (a waiting one: when its dependencies concluded).');
 const RunFinished = runEvent('RunFinished', 'An agent run finished; `run` carries its token usage.');
 
 const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement({
@@ -151,6 +152,32 @@ const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement
     code: t.string({ resolve: (e) => e.payload.code }),
     reason: t.string({ resolve: (e) => e.payload.reason }),
     run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+  }),
+});
+
+const RunWaitingForDependencies = builder
+  .objectRef<EventOf<'RunWaitingForDependencies'>>('RunWaitingForDependencies')
+  .implement({
+    description:
+      'A run was accepted on a node whose dependencies are open; it starts by itself (RunStarted) when the last ' +
+      'one concludes, or ends when cancelled. `waitingFor` names them as they were then.',
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      runId: t.id({ resolve: (e) => e.payload.run.id }),
+      nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
+      run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+      waitingForIds: t.idList({ resolve: (e) => e.payload.waitingFor.map((d) => d.id) }),
+      waitingForQuestions: t.stringList({ resolve: (e) => e.payload.waitingFor.map((d) => d.question) }),
+    }),
+  });
+
+const DecisionRecorded = builder.objectRef<EventOf<'DecisionRecorded'>>('DecisionRecorded').implement({
+  description: 'A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    runId: t.id({ resolve: (e) => e.payload.decision.runId }),
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.decision.nodeId }),
+    decision: t.field({ type: 'Decision' as never, resolve: (e) => asRow(e.payload.decision) }),
   }),
 });
 
@@ -206,6 +233,27 @@ const AgentQuestion = questionEvent(
 );
 const QuestionResolved = questionEvent('QuestionResolved', 'A question was answered, expired or cancelled.');
 
+const ConsultationChanged = builder.objectRef<EventOf<'ConsultationChanged'>>('ConsultationChanged').implement({
+  description:
+    'Something of a consultation changed: `change` says what (MESSAGE, PLAN, LOG, RECORD_ADDED, NOTE_WRITTEN, TURN_ENDED, …), `targetId` the message or record, `line` a line to show.',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    consultationId: t.id({ resolve: (e) => e.payload.consultationId }),
+    change: t.string({ resolve: (e) => e.payload.change }),
+    targetId: t.id({ nullable: true, resolve: (e) => e.payload.targetId }),
+    line: t.string({ nullable: true, resolve: (e) => e.payload.text }),
+  }),
+});
+
+const ConsultationTokens = builder.objectRef<EventOf<'ConsultationTokens'>>('ConsultationTokens').implement({
+  description: "A piece of the consultation's front agent reply, as it is written.",
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    consultationId: t.id({ resolve: (e) => e.payload.consultationId }),
+    text: t.string({ resolve: (e) => e.payload.text }),
+  }),
+});
+
 const MEMBERS = {
   NodeCreated,
   NodeUpdated,
@@ -227,6 +275,11 @@ const MEMBERS = {
   AgentTokens,
   RunFinished,
   RunFailed,
+  RunWaitingForDependencies,
+  DecisionRecorded,
+  ...divergentEventMembers(SequencedEventRef),
+  ConsultationChanged,
+  ConsultationTokens,
 } as const;
 
 /** Every event of a map. New agent events join this union. */

@@ -9,9 +9,11 @@ builder.prismaObjectField('User', 'pendingQuestions', (t) =>
       'header, expired reviews and confirmations of paused runs included (still answerable). Only the viewer’s ' +
       'own questions (empty for anyone else).',
     resolve: async (query, user, _args, ctx) => {
-      if (user.id !== ctx.viewer.id) return [];
-      const maps = await ctx.db.read.map.findMany({ where: { ownerId: user.id }, select: { id: true } });
-      if (maps.length === 0) return [];
+      // Someone else's inbox reads as empty (the query still runs, on no map, so its selection is used).
+      const maps =
+        user.id === ctx.viewer.id
+          ? await ctx.db.read.map.findMany({ where: { ownerId: user.id }, select: { id: true } })
+          : [];
       return ctx.db.read.agentQuestion.findMany({
         ...query,
         where: { ...ANSWERABLE_QUESTION, mapId: { in: maps.map((map) => map.id) } },

@@ -14,11 +14,13 @@ export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 
   finishedAt: string | null;
   /** Model tokens it spent, when known. */
   tokens: number | null;
+  /** While WAITING_FOR_DEPENDENCIES: the questions it waits for (it starts by itself once they conclude). */
+  waitingFor: string[];
 };
 
 /** A run as the RUNS query reports it, to seed from. */
 export type SeedRun = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> &
-  Partial<Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens'>>;
+  Partial<Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens' | 'waitingFor'>>;
 
 /**
  * A question the person has yet to answer, from PENDING_QUESTIONS or an AgentQuestion event. `expired` marks a
@@ -37,6 +39,8 @@ export type OpenQuestion = Pick<
 export class AgentActivity {
   runs = $state.raw<Record<string, RunActivity>>({});
   questions = $state.raw<Record<string, OpenQuestion>>({});
+  /** How many decisions were recorded on each node while the page was open (a decisions list reloads on it). */
+  decisionsSeen = $state.raw<Record<string, number>>({});
 
   /** Seeds from the API after loading the map (RUNS and PENDING_QUESTIONS). */
   seed(
@@ -46,22 +50,25 @@ export class AgentActivity {
       Partial<Pick<PendingQuestion, 'answerable'>>)[],
   ): void {
     this.runs = Object.fromEntries(
-      runs.map(({ id, nodeId, agent, status, error, createdAt, finishedAt, promptTokens, completionTokens }) => [
-        id,
-        {
+      runs.map(
+        ({ id, nodeId, agent, status, error, createdAt, finishedAt, promptTokens, completionTokens, waitingFor }) => [
           id,
-          nodeId,
-          agent,
-          status,
-          error,
-          step: null,
-          lastStep: null,
-          text: '',
-          startedAt: createdAt ?? null,
-          finishedAt: finishedAt ?? null,
-          tokens: promptTokens === undefined ? null : promptTokens + (completionTokens ?? 0),
-        },
-      ]),
+          {
+            id,
+            nodeId,
+            agent,
+            status,
+            error,
+            step: null,
+            lastStep: null,
+            text: '',
+            startedAt: createdAt ?? null,
+            finishedAt: finishedAt ?? null,
+            tokens: promptTokens === undefined ? null : promptTokens + (completionTokens ?? 0),
+            waitingFor: (waitingFor ?? []).map((node) => node.question),
+          },
+        ],
+      ),
     );
     this.questions = Object.fromEntries(
       questions
@@ -108,7 +115,28 @@ export class AgentActivity {
           startedAt: event.at,
           finishedAt: null,
           tokens: null,
+          waitingFor: [],
         });
+        return;
+      case 'RunWaitingForDependencies':
+        this.#put({
+          id: event.runId,
+          nodeId: event.nodeId,
+          agent: event.run.agent,
+          status: 'WAITING_FOR_DEPENDENCIES',
+          step: null,
+          lastStep: null,
+          text: '',
+          error: null,
+          startedAt: event.at,
+          finishedAt: null,
+          tokens: null,
+          waitingFor: event.waitingForQuestions,
+        });
+        return;
+      case 'DecisionRecorded':
+        if (event.nodeId)
+          this.decisionsSeen = { ...this.decisionsSeen, [event.nodeId]: (this.decisionsSeen[event.nodeId] ?? 0) + 1 };
         return;
       case 'AgentStep':
         this.#update(event.runId, (run) =>
@@ -180,6 +208,7 @@ export class AgentActivity {
       startedAt: null,
       finishedAt: null,
       tokens: null,
+      waitingFor: [],
     };
     this.#put(change(run));
   }

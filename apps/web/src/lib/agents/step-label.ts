@@ -24,6 +24,23 @@ export const STEP_LABELS: Record<string, { en: string; zh: string }> = {
   formulateQuestion: { en: 'preparing a question for you', zh: '准备向你提问' },
   waitForAnswer: { en: 'waiting for your answer', zh: '等待你的回答' },
   recordAnswer: { en: 'recording your answer', zh: '记录你的回答' },
+  // Divergent exploration.
+  readIntent: { en: 'reading what you want to find out', zh: '理解你的探索目标' },
+  writeSummary: { en: 'summarising what is known', zh: '总结已有的内容' },
+  planTasks: { en: 'planning the next tasks', zh: '规划下一轮任务' },
+  reviewTasks: { en: 'waiting for you to approve the tasks', zh: '等待你批准任务' },
+  createTasks: { en: 'setting up the tasks', zh: '创建任务' },
+  runTask: { en: 'working on the tasks', zh: '执行任务' },
+  closeLevel: { en: 'bringing the results together', zh: '汇总本轮结果' },
+  evaluateCompletion: { en: 'judging how complete the answer is', zh: '评估完成度' },
+  writeFinal: { en: 'writing the final document', zh: '撰写最终文档' },
+  // Consultation.
+  initial_setup: { en: 'getting the consultation ready', zh: '准备咨询' },
+  compress_context: { en: 'condensing the earlier conversation', zh: '压缩之前的对话' },
+  front_agent: { en: 'answering you', zh: '回复你' },
+  planner_agent: { en: 'planning the next steps', zh: '规划下一步' },
+  db_writer: { en: 'writing down a record', zh: '记录要点' },
+  note_writer: { en: 'writing a note', zh: '撰写笔记' },
 };
 
 const WORKING = { en: 'working', zh: '处理' } as const;

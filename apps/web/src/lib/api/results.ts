@@ -50,7 +50,9 @@ export type AgentEvent = Extract<
       | 'AgentQuestion'
       | 'QuestionResolved'
       | 'RunFinished'
-      | 'RunFailed';
+      | 'RunFailed'
+      | 'RunWaitingForDependencies'
+      | 'DecisionRecorded';
   }
 >;
 

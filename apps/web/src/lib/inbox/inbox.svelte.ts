@@ -1,3 +1,4 @@
+import { isGateQuestion } from '@thinkingmap/db/enums';
 import type { MapEvent, PendingQuestion } from '../api/results.ts';
 
 /** Loads what the inbox shows: every pending question of the viewer, and the titles of their maps. */
@@ -67,6 +68,7 @@ export class Inbox {
           question: event.question,
           context: event.context,
           status: 'PENDING',
+          answerable: true,
           createdAt: event.at,
           expiresAt: event.expiresAt,
         };
@@ -75,7 +77,13 @@ export class Inbox {
         return;
       }
       case 'QuestionResolved':
-        this.questions = this.questions.filter((q) => q.requestId !== event.requestId);
+        // An expired gate (a review, a confirmation) still waits for the person: it stays, marked EXPIRED.
+        this.questions =
+          event.status === 'EXPIRED'
+            ? this.questions
+                .filter((q) => q.requestId !== event.requestId || isGateQuestion(q.kind))
+                .map((q) => (q.requestId === event.requestId ? { ...q, status: 'EXPIRED' as const } : q))
+            : this.questions.filter((q) => q.requestId !== event.requestId);
         return;
       case 'RunFinished':
       case 'RunFailed':

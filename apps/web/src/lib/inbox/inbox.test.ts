@@ -11,6 +11,7 @@ const question = (requestId: string, mapId: string, extra: Partial<PendingQuesti
   question: `Question ${requestId}?`,
   context: {},
   status: 'PENDING',
+  answerable: true,
   createdAt: '',
   expiresAt: '',
   ...extra,

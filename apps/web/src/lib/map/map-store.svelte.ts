@@ -141,6 +141,8 @@ export class MapStore {
       case 'QuestionResolved':
       case 'RunFinished':
       case 'RunFailed':
+      case 'RunWaitingForDependencies':
+      case 'DecisionRecorded':
         this.agents.apply(event);
         return;
       default:

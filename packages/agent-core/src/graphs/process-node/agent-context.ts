@@ -7,7 +7,10 @@ import { resultContent } from './knowledge-snippets.ts';
 import type { ProcessNodeStateType } from './state.ts';
 
 /** The agents of node processing. */
-export type NodeAgent = Exclude<AgentName, 'understand'>;
+export type NodeAgent = Exclude<
+  AgentName,
+  'understand' | 'diverge' | 'skill' | 'evaluate' | 'front' | 'planner' | 'summarize'
+>;
 
 /**
  * Which of the node's conversations each agent reads (design 000 §3.1): decomposition (and its strategy)

@@ -59,6 +59,8 @@ export const ProcessNodeState = Annotation.Root({
   proposalRound: last<number>(() => 0),
   proposalFeedback: last<string | null>(() => null),
   proposalApproved: last<boolean>(() => false),
+  /** The sub-questions as the model last proposed them, before the person's edits (for the decisions). */
+  proposedSubQuestions: last<SubQuestionProposal['subQuestions'] | null>(() => null),
   /** Ids of the nodes created from the approved proposal. */
   createdNodeIds: last<string[]>(() => []),
 
@@ -67,6 +69,8 @@ export const ProcessNodeState = Annotation.Root({
   draftRound: last<number>(() => 0),
   conclusionFeedback: last<string | null>(() => null),
   conclusionAccepted: last<boolean>(() => false),
+  /** The kind of conclusion the model drafted, before the person's choice of kind (for the decisions). */
+  modelConclusionKind: last<ConclusionKind | null>(() => null),
 
   /** The open clarifying question and the message that asked it. */
   clarification: last<ClarifyQuestion | null>(() => null),

@@ -2,6 +2,7 @@ import { END, START, StateGraph } from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import type { AgentDeps } from '../shared/agent-deps.ts';
 import { instrumentStep, type Step } from '../shared/instrument-step.ts';
+import { StepKind, stepKind } from '../shared/step-kind.ts';
 import { askConfirmation } from './nodes/ask-confirmation.ts';
 import { createRootNode } from './nodes/create-root-node.ts';
 import { restateProblem } from './nodes/restate-problem.ts';
@@ -20,15 +21,15 @@ export function createUnderstandProblemGraph(deps: AgentDeps, options: { checkpo
   const step = <U>(name: string, fn: Step<UnderstandProblemStateType, U>) =>
     instrumentStep(UNDERSTAND_PROBLEM_GRAPH, name, deps.events, fn);
   return new StateGraph(UnderstandProblemState)
-    .addNode('restateProblem', step('restateProblem', restateProblem(deps)))
-    .addNode('askConfirmation', step('askConfirmation', askConfirmation()))
-    .addNode('createRootNode', step('createRootNode', createRootNode(deps)))
+    .addNode('restateProblem', step('restateProblem', restateProblem(deps)), stepKind(StepKind.AGENT))
+    .addNode('askConfirmation', step('askConfirmation', askConfirmation()), stepKind(StepKind.HUMAN))
+    .addNode('createRootNode', step('createRootNode', createRootNode(deps)), stepKind(StepKind.TOOL))
     .addEdge(START, 'restateProblem')
     .addEdge('restateProblem', 'askConfirmation')
-    .addConditionalEdges('askConfirmation', (state) => (state.confirmed ? 'createRootNode' : 'restateProblem'), [
-      'createRootNode',
-      'restateProblem',
-    ])
+    .addConditionalEdges('askConfirmation', (state) => (state.confirmed ? 'confirmed' : 'corrected'), {
+      confirmed: 'createRootNode',
+      corrected: 'restateProblem',
+    })
     .addEdge('createRootNode', END)
     .compile({ checkpointer: options.checkpointer });
 }

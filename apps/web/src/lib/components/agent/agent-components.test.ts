@@ -252,6 +252,7 @@ describe('RunningStep', () => {
     startedAt: null,
     finishedAt: null,
     tokens: null,
+    waitingFor: [],
   };
 
   it('should say which step runs, stream its text and offer to cancel', () => {

@@ -2,13 +2,14 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { planProposalDependencies } from '../../../dependencies/plan-proposal-dependencies.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { writeKey } from '../../shared/run-config.ts';
+import { recordChildrenDecisions } from '../children-decisions.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 /**
  * Creates the approved sub-questions as child nodes and their sibling dependencies through the store port
  * (so each is an event). Every write carries an idempotency key built from the proposal round and the
  * sub-question's key, so a re-run after a crash creates nothing twice. Children that wait on a sibling
- * start BLOCKED, the others READY.
+ * start BLOCKED, the others READY. The sub-questions and dependencies are recorded as decisions of the run.
  */
 export function createChildren(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
@@ -34,6 +35,7 @@ export function createChildren(deps: AgentDeps) {
     const waiting = new Set(edges.map((e) => e.nodeId));
     for (const [key, id] of idByKey) await deps.store.setNodeStatus(id, waiting.has(key) ? 'BLOCKED' : 'READY');
     await deps.store.setNodeStatus(state.nodeId, 'PENDING');
+    await recordChildrenDecisions(deps, state, config);
     return { createdNodeIds: [...idByKey.values()], outcome: 'DECOMPOSED' };
   };
 }

@@ -44,6 +44,6 @@ export function draftConclusion(deps: AgentDeps) {
       idempotencyKey: writeKey(config, 'draftConclusion', round),
     });
     await deps.store.setNodeStatus(state.nodeId, 'WAITING');
-    return { draft, draftRound: round, conclusionFeedback: null };
+    return { draft, draftRound: round, conclusionFeedback: null, modelConclusionKind: result.value.kind };
   };
 }

@@ -6,24 +6,39 @@ import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
+import { recordDecision } from '../record-decision.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
-import { strategyChosenByPerson } from './decide-strategy.ts';
+import { personalStrategy } from './decide-strategy.ts';
 
 /**
  * Proposes sub-questions with goals and sibling dependencies, posts the proposal in the node's decompose
- * conversation and marks the node WAITING. No node is created here: the person reviews first. A strategy the
- * person chose when rejecting the previous proposal is recorded on the node and in the run's state (so the next
- * review shows it), as one chosen by the model is.
+ * conversation and marks the node WAITING. No node is created here: the person reviews first. A strategy
+ * the person chose at review (rejecting a proposal) is recorded as their decision over the one it replaces.
  */
 export function proposeSubQuestions(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const run = runRefOf(config, PROCESS_NODE_GRAPH, state.nodeId);
     const strategy = state.strategyOverride ?? state.strategy?.strategy ?? 'PARALLEL';
-    const chosen =
-      state.strategyOverride && state.strategyOverride !== state.strategy?.strategy
-        ? strategyChosenByPerson(state.language, state.strategyOverride)
-        : null;
-    if (chosen) await deps.store.setNodeStrategy(state.nodeId, chosen.strategy);
+    const chosen = state.strategyOverride && state.strategyOverride !== state.strategy?.strategy;
+    const personal = chosen ? personalStrategy(state) : null;
+    if (personal) {
+      await deps.store.setNodeStrategy(state.nodeId, personal.strategy);
+      await recordDecision(
+        deps,
+        config,
+        state.nodeId,
+        {
+          kind: 'STRATEGY',
+          choice: { strategy: personal.strategy, factors: personal.factors },
+          reason: personal.reason,
+          decidedBy: 'PERSON',
+          overridden: state.strategy ? { strategy: state.strategy.strategy, factors: state.strategy.factors } : null,
+        },
+        'proposeSubQuestions',
+        state.proposalRound + 1,
+        'strategy',
+      );
+    }
     const result = await deps.model.structured({
       agent: 'decompose',
       schema: SubQuestionProposalSchema,
@@ -56,9 +71,10 @@ export function proposeSubQuestions(deps: AgentDeps) {
     await deps.store.setNodeStatus(state.nodeId, 'WAITING');
     return {
       proposal: result.value,
+      proposedSubQuestions: result.value.subQuestions,
       proposalRound: round,
       proposalFeedback: null,
-      ...(chosen ? { strategy: chosen } : {}),
+      ...(personal ? { strategy: personal } : {}),
     };
   };
 }

@@ -1,0 +1,76 @@
+import { DecidedBy, DecisionKind, type Tx } from '@thinkingmap/db';
+import { z } from 'zod';
+import { checkJson, id, parseInput } from '../commands/input.ts';
+import type { Emit } from '../commands/mutate-map.ts';
+import { toDecisionSnapshot } from '../events/decision-snapshot.ts';
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const decisionInput = z.object({
+  runId: id,
+  nodeId: id.nullable(),
+  kind: z.enum(DecisionKind),
+  choice: jsonObject,
+  reason: z.string().trim().min(1).max(4_000),
+  confidence: z.number().min(0).max(1).nullish(),
+  decidedBy: z.enum(DecidedBy),
+  overridden: jsonObject.nullish(),
+  key: z.string().min(1).max(500),
+});
+
+/** A checked decision of a run (see {@link recordDecision}). */
+export type DecisionRecord = z.infer<typeof decisionInput>;
+
+/** Checks a decision before it is queued; throws ValidationError on bad input. */
+export function parseDecision(raw: unknown): DecisionRecord {
+  const decision = parseInput(decisionInput, raw);
+  checkJson('choice', decision.choice);
+  if (decision.overridden) checkJson('overridden', decision.overridden);
+  return decision;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Records a decision of a run inside a command's transaction on its map and emits DecisionRecorded: once per
+ * run and key (a step re-run records nothing twice). A person's choice that does not say what it overrode
+ * overrides the model's latest choice of that kind on the node when it chose otherwise (its first field differs). A run or node gone from the
+ * map meanwhile is skipped: this never fails the command that carries it.
+ */
+export async function recordDecision(tx: Tx, emit: Emit, mapId: string, input: DecisionRecord): Promise<void> {
+  const { runId, key, nodeId } = input;
+  const existing = await tx.decision.findUnique({ where: { runId_key: { runId, key } }, select: { id: true } });
+  if (existing) return;
+  const run = await tx.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
+  if (run?.mapId !== mapId) return;
+  if (nodeId) {
+    const node = await tx.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
+    if (node?.mapId !== mapId) return;
+  }
+  let overridden = input.overridden ?? null;
+  if (!overridden && input.decidedBy === 'PERSON' && nodeId) {
+    const models = await tx.decision.findMany({
+      where: { nodeId, kind: input.kind, decidedBy: 'MODEL' },
+      orderBy: { createdAt: 'desc' },
+      take: 1,
+    });
+    const latest = models[0]?.choice as Record<string, unknown> | undefined;
+    const main = Object.keys(input.choice)[0];
+    if (latest && main && !same(latest[main], input.choice[main])) overridden = latest;
+  }
+  const decision = await tx.decision.create({
+    data: {
+      runId,
+      mapId,
+      nodeId,
+      kind: input.kind,
+      choice: input.choice as object,
+      reason: input.reason,
+      confidence: input.confidence ?? null,
+      decidedBy: input.decidedBy,
+      ...(overridden ? { overridden: overridden as object } : {}),
+      key,
+    },
+  });
+  emit({ type: 'DecisionRecorded', payload: { decision: toDecisionSnapshot(decision) } });
+}

@@ -1,0 +1,45 @@
+import type { AgentRun, Database, Tx } from '@thinkingmap/db';
+import { readiness } from '@thinkingmap/map-graph';
+import type { MapEvent } from '../events/map-event.ts';
+
+/** The events after which a run waiting for dependencies may be free to start. */
+const FREEING = new Set<MapEvent['type']>(['NodeConcluded', 'DependencyRemoved', 'NodeDeleted']);
+
+/**
+ * The dependencies of a node that are still open (the same `readiness` rule as the API and the agents),
+ * as a run waiting for them names them.
+ */
+export async function openDependenciesOf(
+  db: { dependency: Pick<Tx['dependency'], 'findMany'> },
+  nodeId: string,
+): Promise<{ id: string; question: string }[]> {
+  const dependencies = await db.dependency.findMany({
+    where: { nodeId },
+    select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
+  });
+  const ordered = dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
+  return readiness(ordered).openDependencies.map(({ id, question }) => ({ id, question }));
+}
+
+/**
+ * Runs waiting for dependencies that may start now: on the map of `events` when one of them could have closed
+ * the last open dependency (a conclusion, a dependency removed, a node deleted), or on every map when
+ * `events` is omitted (recovery: a start that was due when a process stopped). The caller claims each one
+ * (see `RunService`), re-checking in its transaction.
+ */
+export async function waitingRunsToStart(read: Database['read'], events?: readonly MapEvent[]): Promise<AgentRun[]> {
+  let mapId: string | undefined;
+  if (events) {
+    mapId = events.find((e) => FREEING.has(e.type))?.mapId;
+    if (!mapId) return [];
+  }
+  const waiting = await read.agentRun.findMany({
+    where: { status: 'WAITING_FOR_DEPENDENCIES', ...(mapId ? { mapId } : {}) },
+    orderBy: { createdAt: 'asc' },
+  });
+  const ready: AgentRun[] = [];
+  for (const run of waiting) {
+    if (!run.nodeId || (await openDependenciesOf(read, run.nodeId)).length === 0) ready.push(run);
+  }
+  return ready;
+}

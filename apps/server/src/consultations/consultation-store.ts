@@ -1,0 +1,129 @@
+import type {
+  ConsultationMessage,
+  ConsultationNoteDraft,
+  ConsultationPlan,
+  ConsultationRecordDraft,
+  ConsultationSnapshot,
+  ConsultationStorePort,
+  ConsultationStreamPort,
+  NotesPort,
+  TurnLifecycle,
+  TurnOutcome,
+} from '@thinkingmap/agent-core';
+import {
+  addConsultationRecord,
+  appendConsultationMessage,
+  compressConsultation,
+  logConsultation,
+  markConsultationPlanned,
+  noteWritten,
+  saveConsultationPlan,
+  setConsultationBusy,
+  streamConsultationReply,
+} from '../commands/consultation-commands.ts';
+import type { CommandContext } from '../commands/context.ts';
+import { NotFoundError } from '../errors/domain-errors.ts';
+import type { FileNotes } from './file-notes.ts';
+
+const FAILED = { en: 'This turn failed', zh: '本轮处理失败' } as const;
+
+/**
+ * The consultation graph's ports over the command layer: every write is a `mutateMap` command on the
+ * consultation's map, acting as the map's owner, with its event on the map's feed. Notes go to the map's
+ * notes folder. Streamed reply pieces are events too, sent one after another per consultation.
+ */
+export class CommandConsultationStore
+  implements ConsultationStorePort, TurnLifecycle, NotesPort, ConsultationStreamPort
+{
+  private readonly streams = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly commands: (consultationId: string) => Promise<CommandContext>,
+    private readonly files: FileNotes,
+    private readonly logError: (error: unknown) => void,
+  ) {}
+
+  async load(consultationId: string): Promise<ConsultationSnapshot> {
+    const ctx = await this.commands(consultationId);
+    const row = await ctx.db.read.consultation.findUnique({
+      where: { id: consultationId },
+      include: {
+        map: { select: { language: true } },
+        messages: { where: { compressed: false }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      },
+    });
+    if (!row) throw new NotFoundError('Consultation', consultationId);
+    return {
+      consultationId,
+      language: row.map.language,
+      summary: row.summary,
+      messages: row.messages.map((m) => ({ id: m.id, role: m.role, text: m.text })),
+      unplanned: row.messages.filter((m) => m.role === 'PERSON' && !m.planned).map((m) => m.id),
+      plan: row.plan as string[],
+      currentStep: row.currentStep,
+      context: row.context as Record<string, string>,
+    };
+  }
+
+  async appendMessage(consultationId: string, message: Omit<ConsultationMessage, 'id'>) {
+    await this.streams.get(consultationId);
+    const row = await appendConsultationMessage(
+      await this.commands(consultationId),
+      consultationId,
+      message.role,
+      message.text,
+    );
+    return { id: row.id, role: row.role, text: row.text };
+  }
+
+  async markPlanned(consultationId: string, messageIds: string[]) {
+    await markConsultationPlanned(await this.commands(consultationId), consultationId, messageIds);
+  }
+
+  async savePlan(consultationId: string, plan: ConsultationPlan) {
+    await saveConsultationPlan(await this.commands(consultationId), consultationId, plan);
+  }
+
+  async log(consultationId: string, text: string) {
+    await logConsultation(await this.commands(consultationId), consultationId, text);
+  }
+
+  async writeRecord(consultationId: string, record: ConsultationRecordDraft) {
+    const row = await addConsultationRecord(await this.commands(consultationId), consultationId, record);
+    return { id: row.id };
+  }
+
+  async compress(consultationId: string, summary: string, messageIds: string[]) {
+    await compressConsultation(await this.commands(consultationId), consultationId, summary, messageIds);
+  }
+
+  async write(consultationId: string, note: ConsultationNoteDraft) {
+    const ctx = await this.commands(consultationId);
+    const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: consultationId } });
+    const path = await this.files.write(row.mapId, note.path, note.content);
+    await noteWritten(ctx, consultationId, path);
+    return { path };
+  }
+
+  async turnStarted(consultationId: string) {
+    await setConsultationBusy(await this.commands(consultationId), consultationId, true);
+  }
+
+  async turnEnded(consultationId: string, outcome: TurnOutcome) {
+    const ctx = await this.commands(consultationId);
+    if (outcome.status === 'failed') {
+      const row = await ctx.db.read.consultation.findUnique({ where: { id: consultationId }, include: { map: true } });
+      const language = row?.map.language ?? 'en';
+      await setConsultationBusy(ctx, consultationId, false, `${FAILED[language]}: ${outcome.reason}`);
+      if (outcome.raw) this.logError(new Error(`consultation ${consultationId}: ${outcome.code}: ${outcome.raw}`));
+    } else await setConsultationBusy(ctx, consultationId, false, outcome.status);
+  }
+
+  replyStreamed(consultationId: string, text: string) {
+    const previous = this.streams.get(consultationId) ?? Promise.resolve();
+    const next = previous
+      .then(async () => streamConsultationReply(await this.commands(consultationId), consultationId, text))
+      .catch((error: unknown) => this.logError(error));
+    this.streams.set(consultationId, next);
+  }
+}

@@ -1,0 +1,37 @@
+import { DecidedBy, type Decision, DecisionKind } from '@thinkingmap/db';
+import { z } from 'zod';
+
+const isoDate = z.iso.datetime({ offset: true });
+
+/** A decision of a run as events carry it: every field its GraphQL type exposes, dates as ISO strings. */
+export const decisionSnapshot = z.object({
+  id: z.string(),
+  runId: z.string(),
+  mapId: z.string(),
+  nodeId: z.string().nullable(),
+  kind: z.enum(DecisionKind),
+  choice: z.json(),
+  reason: z.string(),
+  confidence: z.number().nullable(),
+  decidedBy: z.enum(DecidedBy),
+  overridden: z.json().nullable(),
+  createdAt: isoDate,
+});
+export type DecisionSnapshot = z.infer<typeof decisionSnapshot>;
+
+/** A decision row as events carry it. */
+export function toDecisionSnapshot(decision: Decision): DecisionSnapshot {
+  return {
+    id: decision.id,
+    runId: decision.runId,
+    mapId: decision.mapId,
+    nodeId: decision.nodeId,
+    kind: decision.kind,
+    choice: decision.choice as DecisionSnapshot['choice'],
+    reason: decision.reason,
+    confidence: decision.confidence,
+    decidedBy: decision.decidedBy,
+    overridden: (decision.overridden ?? null) as DecisionSnapshot['overridden'],
+    createdAt: decision.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,120 @@
+import type { Tx } from '@thinkingmap/db';
+import type { Emit } from '../commands/mutate-map.ts';
+import { removeNodeRows } from '../commands/tree-commands.ts';
+import {
+  type DependencySnapshot,
+  type NodeSnapshot,
+  toDependencySnapshot,
+  toMapSnapshot,
+  toNodeSnapshot,
+} from '../events/event-snapshots.ts';
+import { diffFields } from './map-changes.ts';
+import { type Entity, type MapState, TRACKED_FIELDS } from './map-state.ts';
+
+const DATE_FIELDS = new Set(['concludedAt', 'staleSince']);
+
+/** A snapshot's tracked fields as row data (dates back to Date). */
+function rowData(entity: Entity, fields: readonly string[]): Record<string, unknown> {
+  const value = entity.value as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    fields.map((field) => {
+      const v = value[field] ?? null;
+      return [field, DATE_FIELDS.has(field) && typeof v === 'string' ? new Date(v) : v];
+    }),
+  );
+}
+
+/** Parents before children, so a recreated subtree finds its parent. */
+function parentsFirst(nodes: NodeSnapshot[]): NodeSnapshot[] {
+  const ids = new Set(nodes.map((n) => n.id));
+  const placed = new Set<string>();
+  const ordered: NodeSnapshot[] = [];
+  while (ordered.length < nodes.length) {
+    const ready = nodes.filter(
+      (n) => !placed.has(n.id) && !(n.parentId && ids.has(n.parentId) && !placed.has(n.parentId)),
+    );
+    for (const n of ready) {
+      placed.add(n.id);
+      ordered.push(n);
+    }
+  }
+  return ordered;
+}
+
+/**
+ * Brings the entities named in `target` to the given versions (null: absent) inside a command's transaction,
+ * emitting the events a person's own edits would: NodeCreated / NodeUpdated / NodeDeleted, DependencyAdded /
+ * DependencyRemoved, MapUpdated. `current` is the map as its log says it is now. A recreated node gets its old
+ * id and fields back, with fresh conversations (what was said on it is not part of the log's snapshots).
+ */
+export async function applyState(
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  current: MapState,
+  target: ReadonlyMap<string, Entity | null>,
+): Promise<void> {
+  const now = (key: string) => current.get(key) ?? null;
+  const wanted = [...target];
+  const removedDeps = wanted.filter(([k, v]) => v === null && now(k)?.kind === 'DEPENDENCY').map(([k]) => now(k)!);
+  const removedNodes = wanted.filter(([k, v]) => v === null && now(k)?.kind === 'NODE').map(([k]) => now(k)!.id);
+  // Dependencies of removed nodes go with them.
+  const gone = new Set(removedNodes);
+  const depsOfGone = [...current.values()].filter(
+    (e) => e.kind === 'DEPENDENCY' && (gone.has(e.value.nodeId) || gone.has(e.value.dependsOnId)),
+  );
+  const dropped = new Map([...removedDeps, ...depsOfGone].map((e) => [e.id, e.value as DependencySnapshot]));
+  for (const dependency of dropped.values()) {
+    if (!gone.has(dependency.nodeId) && !gone.has(dependency.dependsOnId)) {
+      await tx.dependency.delete({ where: { id: dependency.id } });
+      emit({ type: 'DependencyRemoved', payload: { dependency } });
+    }
+  }
+  if (removedNodes.length) {
+    const dependencyIds = [...dropped.values()]
+      .filter((d) => gone.has(d.nodeId) || gone.has(d.dependsOnId))
+      .map((d) => d.id);
+    await tx.dependency.deleteMany({ where: { id: { in: dependencyIds } } });
+    await removeNodeRows(tx, removedNodes);
+    emit({ type: 'NodeDeleted', payload: { nodeIds: removedNodes, dependencyIds } });
+  }
+  const created = wanted.filter(([k, v]) => v?.kind === 'NODE' && !now(k)).map(([, v]) => v!.value as NodeSnapshot);
+  for (const snapshot of parentsFirst(created)) {
+    const entity = { kind: 'NODE', id: snapshot.id, value: snapshot } as const;
+    const node = await tx.node.create({
+      data: {
+        ...(rowData(entity, TRACKED_FIELDS.NODE) as object),
+        id: snapshot.id,
+        mapId,
+        version: snapshot.version + 1,
+        conversations: {
+          create: [
+            { kind: 'DECOMPOSE', mapId },
+            { kind: 'CONCLUDE', mapId },
+          ],
+        },
+      } as never,
+    });
+    emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
+  }
+  for (const [key, entity] of wanted) {
+    const was = now(key);
+    if (!entity || !was || entity.kind === 'DEPENDENCY') continue;
+    const fields = diffFields(entity.kind, was, entity).map((d) => d.field);
+    if (fields.length === 0) continue;
+    const data = { ...rowData(entity, fields), version: { increment: 1 } };
+    if (entity.kind === 'NODE') {
+      const node = await tx.node.update({ where: { id: entity.id }, data: data as never });
+      emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(node), fields } });
+    } else {
+      const map = await tx.map.update({ where: { id: entity.id }, data: data as never });
+      emit({ type: 'MapUpdated', payload: { map: toMapSnapshot(map), fields } });
+    }
+  }
+  for (const [key, entity] of wanted) {
+    if (entity?.kind !== 'DEPENDENCY' || now(key)) continue;
+    const { id, nodeId, dependsOnId } = entity.value;
+    const dependency = await tx.dependency.create({ data: { id, mapId, nodeId, dependsOnId } });
+    emit({ type: 'DependencyAdded', payload: { dependency: toDependencySnapshot(dependency) } });
+  }
+}

@@ -1,0 +1,35 @@
+import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
+import { decodePayload } from '../events/event-contracts.ts';
+import type { MapEvent, MapEventType } from '../events/map-event.ts';
+
+/** A stored event with who made it and which change it belongs to. */
+export type HistoryEvent = MapEvent & {
+  actorId: string | null;
+  runId: string | null;
+  step: string | null;
+  /** The change it belongs to (events written before history existed are each their own change). */
+  changeSeq: number;
+  changeKind: ChangeKind;
+  revertsSeq: number | null;
+};
+
+/** Reads a map's whole log, oldest first, with each event's change metadata and its payload upgraded. */
+export async function readHistoryEvents(db: ReadDb | Tx, mapId: string): Promise<HistoryEvent[]> {
+  const rows = await db.event.findMany({ where: { mapId }, orderBy: { seq: 'asc' } });
+  return rows.map(
+    (row) =>
+      ({
+        type: row.type,
+        payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
+        mapId: row.mapId,
+        seq: row.seq,
+        createdAt: row.createdAt.toISOString(),
+        actorId: row.actorId,
+        runId: row.runId,
+        step: row.step,
+        changeSeq: row.changeSeq ?? row.seq,
+        changeKind: row.changeKind ?? 'EDIT',
+        revertsSeq: row.revertsSeq,
+      }) as HistoryEvent,
+  );
+}

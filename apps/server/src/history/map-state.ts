@@ -1,0 +1,90 @@
+import type { DependencySnapshot, MapSnapshot, NodeSnapshot } from '../events/event-snapshots.ts';
+import type { MapEvent } from '../events/map-event.ts';
+
+/** An entity of a map the history tracks. */
+export type Entity =
+  | { kind: 'MAP'; id: string; value: MapSnapshot }
+  | { kind: 'NODE'; id: string; value: NodeSnapshot }
+  | { kind: 'DEPENDENCY'; id: string; value: DependencySnapshot };
+
+export type EntityKind = Entity['kind'];
+
+/** A map as its log says it was: every entity by key (`NODE:<id>`), folded from the events' snapshots. */
+export type MapState = Map<string, Entity>;
+
+export const entityKey = (kind: EntityKind, id: string) => `${kind}:${id}`;
+
+/** The fields a change to an entity is described and reverted by (bookkeeping fields are left out). */
+export const TRACKED_FIELDS: Record<EntityKind, readonly string[]> = {
+  MAP: ['title', 'problem', 'goal', 'constraints'],
+  NODE: [
+    'parentId',
+    'position',
+    'question',
+    'goal',
+    'constraints',
+    'type',
+    'status',
+    'intent',
+    'strategy',
+    'conclusion',
+    'conclusionKind',
+    'divergentRole',
+    'divergentLevel',
+    'completionScore',
+    'concludedAt',
+    'staleReason',
+    'staleSourceId',
+    'staleSourceQuestion',
+    'staleSince',
+  ],
+  DEPENDENCY: ['nodeId', 'dependsOnId'],
+};
+
+/**
+ * Applies one event to the state (telling `onTouch` each entity's value before) and returns the keys of the entities it changed (none for progress events:
+ * steps, streamed text, runs, questions, messages).
+ */
+export function applyEvent(
+  state: MapState,
+  event: MapEvent,
+  onTouch?: (key: string, previous: Entity | null) => void,
+): string[] {
+  const put = (entity: Entity) => {
+    const key = entityKey(entity.kind, entity.id);
+    onTouch?.(key, state.get(key) ?? null);
+    state.set(key, entity);
+    return [key];
+  };
+  const remove = (key: string) => {
+    onTouch?.(key, state.get(key) ?? null);
+    state.delete(key);
+  };
+  switch (event.type) {
+    case 'MapCreated':
+    case 'MapUpdated':
+      return put({ kind: 'MAP', id: event.payload.map.id, value: event.payload.map });
+    case 'NodeCreated':
+    case 'NodeUpdated':
+    case 'NodeConcluded':
+    case 'NodeStale':
+      return put({ kind: 'NODE', id: event.payload.node.id, value: event.payload.node });
+    case 'NodeDeleted': {
+      const keys = [
+        ...event.payload.nodeIds.map((id) => entityKey('NODE', id)),
+        ...event.payload.dependencyIds.map((id) => entityKey('DEPENDENCY', id)),
+      ];
+      for (const key of keys) remove(key);
+      return keys;
+    }
+    case 'DependencyAdded':
+      return put({ kind: 'DEPENDENCY', id: event.payload.dependency.id, value: event.payload.dependency });
+    case 'DependencyRemoved': {
+      const key = entityKey('DEPENDENCY', event.payload.dependency.id);
+      remove(key);
+      return [key];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import type { CommandContext } from '../commands/context.ts';
+import { id, parseInput } from '../commands/input.ts';
+import { mutateMap } from '../commands/mutate-map.ts';
+import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { applyState } from './apply-state.ts';
+import { readHistoryEvents } from './history-events.ts';
+import { buildChanges, type MapChange } from './map-changes.ts';
+import type { Entity } from './map-state.ts';
+import { personStacks, revertPlan } from './revert-plan.ts';
+import { UndoRefusedError } from './undo-refused-error.ts';
+
+/** What a compensating command returns: the change it wrote (null when there was nothing to change). */
+export interface CompensationResult {
+  mapId: string;
+  /** The sequence number of the change written (its first event). */
+  seq: number | null;
+}
+
+type Plan = (
+  changes: MapChange[],
+  current: Map<string, Entity>,
+) => {
+  target: Map<string, Entity | null>;
+  kind: 'UNDO' | 'REDO' | 'RESTORE';
+  reverts: number | null;
+};
+
+/**
+ * Reads the map's history under its lock, plans the target state and writes it as one new change: compensating
+ * events appended to the log, never a rewrite of it.
+ */
+async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promise<CompensationResult> {
+  let seq: number | null = null;
+  await mutateMap(ctx, mapId, async (tx, emit, map) => {
+    const { changes, state } = buildChanges(await readHistoryEvents(tx, mapId));
+    const { target, kind, reverts } = plan(changes, state);
+    // The change's metadata is read by mutateMap from the context.
+    ctx.change = { kind, reverts };
+    const before = map.lastSeq;
+    let count = 0;
+    await applyState(
+      tx,
+      (event) => {
+        count += 1;
+        emit(event);
+      },
+      mapId,
+      state,
+      target,
+    );
+    if (count) seq = before + 1;
+  });
+  return { mapId, seq };
+}
+
+/** Takes back the person's last change (not yet undone) on a map. */
+export async function undoLastChange(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
+  const { mapId } = parseInput(z.object({ mapId: id }), raw);
+  return compensate({ ...ctx }, mapId, (changes, current) => {
+    const last = personStacks(changes).undo.at(-1);
+    if (!last) throw new UndoRefusedError('NOTHING_TO_UNDO', 'there is no change of yours to undo');
+    if (last.entries.some((e) => e.kind === 'MAP' && e.action === 'CREATED'))
+      throw new UndoRefusedError('NOT_REVERSIBLE', 'creating the map cannot be undone; delete the map instead');
+    return { target: revertPlan([last], changes, current), kind: 'UNDO', reverts: last.seq };
+  });
+}
+
+/** Takes back the person's last undo, if nothing was changed by them since. */
+export async function redoLastUndo(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
+  const { mapId } = parseInput(z.object({ mapId: id }), raw);
+  return compensate({ ...ctx }, mapId, (changes, current) => {
+    const last = personStacks(changes).redo.at(-1);
+    if (!last) throw new UndoRefusedError('NOTHING_TO_REDO', 'there is no undo to redo');
+    return { target: revertPlan([last], changes, current), kind: 'REDO', reverts: last.seq };
+  });
+}
+
+/**
+ * Takes back everything one run created or changed, refused (naming the later change) where a later change
+ * by someone else depends on it.
+ */
+export async function undoRun(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
+  const { runId } = parseInput(z.object({ runId: id }), raw);
+  const run = await ctx.db.read.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
+  if (!run) throw new NotFoundError('AgentRun', runId);
+  return compensate({ ...ctx }, run.mapId, (changes, current) => {
+    const mine = changes.filter((c) => c.runId === runId && c.kind === 'EDIT');
+    if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', 'this run changed nothing on the map');
+    return { target: revertPlan(mine, changes, current), kind: 'UNDO', reverts: null };
+  });
+}
+
+/** Restores the map as it was just after sequence number `seq`, as a new change. */
+export async function restoreMap(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
+  const { mapId, seq } = parseInput(z.object({ mapId: id, seq: z.number().int().min(1) }), raw);
+  return compensate({ ...ctx }, mapId, (changes, current) => {
+    const last = changes.at(-1)?.lastSeq ?? 0;
+    if (seq > last) throw new ValidationError('seq', `the map's history ends at ${last}`);
+    return { target: restoreTarget(changes, current, seq), kind: 'RESTORE', reverts: null };
+  });
+}
+
+/** Every entity of the map now or at `seq`, as it was at `seq` (null: absent then). */
+function restoreTarget(changes: MapChange[], current: Map<string, Entity>, seq: number) {
+  // The state at `seq` is folded from the changes' entries: the last version of each entity up to it.
+  const then = new Map<string, Entity | null>();
+  for (const change of changes) {
+    if (change.seq > seq) break;
+    for (const entry of change.entries) then.set(entry.key, entry.after);
+  }
+  const target = new Map<string, Entity | null>();
+  for (const key of new Set([...current.keys(), ...then.keys()])) {
+    if (key.startsWith('MAP:')) {
+      const was = then.get(key);
+      if (was) target.set(key, was);
+      continue;
+    }
+    target.set(key, then.get(key) ?? null);
+  }
+  return target;
+}

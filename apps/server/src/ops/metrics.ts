@@ -1,0 +1,117 @@
+import type { Database } from '@thinkingmap/db';
+import { QuestionStatus, RunStatus } from '@thinkingmap/db/enums';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { MapEvent } from '../events/map-event.ts';
+
+/** How a subscription reaches its client. */
+export type SubscriptionTransport = 'ws' | 'sse';
+
+/** Seconds buckets for model calls and question waits: from a fast model answer to a person's day. */
+const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
+
+/**
+ * The server's Prometheus metrics, one registry per app (tests run several apps in one process). GraphQL request
+ * counts and latencies are added to the same registry by `usePrometheus` (graphql-metrics.ts); the rest is here:
+ * open subscriptions, events, runs by status (read from the database on each scrape), model calls by agent,
+ * question wait times and the process' own metrics.
+ */
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly subscriptionsOpen = new Gauge({
+    name: 'thinkingmap_subscriptions_open',
+    help: 'GraphQL subscriptions open on this instance, by transport (ws = graphql-ws, sse = Server-Sent Events).',
+    labelNames: ['transport'] as const,
+    registers: [this.registry],
+  });
+  readonly eventsPublished = new Counter({
+    name: 'thinkingmap_events_published_total',
+    help: 'Map events committed and published to the event bus by this instance, by event type.',
+    labelNames: ['type'] as const,
+    registers: [this.registry],
+  });
+  readonly eventsDelivered = new Counter({
+    name: 'thinkingmap_events_delivered_total',
+    help: 'Subscription results sent to clients by this instance (one per event and subscriber), by transport.',
+    labelNames: ['transport'] as const,
+    registers: [this.registry],
+  });
+  readonly modelCalls = new Counter({
+    name: 'thinkingmap_model_calls_total',
+    help: 'Model calls made by the agents, by agent and outcome (ok or error).',
+    labelNames: ['agent', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly modelTokens = new Counter({
+    name: 'thinkingmap_model_tokens_total',
+    help: 'Tokens spent by the agents, by agent and kind (prompt or completion).',
+    labelNames: ['agent', 'kind'] as const,
+    registers: [this.registry],
+  });
+  readonly modelDuration = new Histogram({
+    name: 'thinkingmap_model_call_duration_seconds',
+    help: 'Duration of a model call (a structured answer with its repair counts once), by agent.',
+    labelNames: ['agent'] as const,
+    buckets: MODEL_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly modelErrors = new Counter({
+    name: 'thinkingmap_model_errors_total',
+    help: 'Failed model calls, by agent and error code (MODEL_TIMEOUT, MODEL_UNPARSEABLE, BUDGET_EXHAUSTED, ...).',
+    labelNames: ['agent', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly questionWait = new Histogram({
+    name: 'thinkingmap_question_wait_seconds',
+    help: "Time from an agent's question to the person's answer, observed when answered, by question kind.",
+    labelNames: ['kind'] as const,
+    buckets: WAIT_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly #db: Database;
+  readonly #logError: (error: unknown) => void;
+
+  constructor(db: Database, logError: (error: unknown) => void) {
+    this.#db = db;
+    this.#logError = logError;
+    collectDefaultMetrics({ register: this.registry });
+    const read = db.read;
+    // Runs are rows: every instance reports the same totals, read when Prometheus scrapes.
+    new Gauge({
+      name: 'thinkingmap_runs',
+      help: 'Agent runs in the database, by status (read on each scrape; the same on every instance).',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const counts = await read.agentRun.groupBy({ by: ['status'], _count: { _all: true } });
+        for (const status of Object.values(RunStatus)) {
+          this.set({ status }, counts.find((c) => c.status === status)?._count._all ?? 0);
+        }
+      },
+    });
+  }
+
+  /** Counts published events (wraps the bus' publish). */
+  countPublished(events: readonly MapEvent[]): void {
+    for (const event of events) this.eventsPublished.inc({ type: event.type });
+  }
+
+  /** Observes committed events: an answered question's wait, from its row's creation to its answer. */
+  onCommitted(events: readonly MapEvent[]): void {
+    for (const event of events) {
+      if (event.type !== 'QuestionResolved' || event.payload.question.status !== QuestionStatus.ANSWERED) continue;
+      const { id, kind } = event.payload.question;
+      this.#db.read.agentQuestion
+        .findUnique({ where: { id }, select: { createdAt: true, answeredAt: true } })
+        .then((row) => {
+          if (row?.answeredAt) this.questionWait.observe({ kind }, (+row.answeredAt - +row.createdAt) / 1000);
+        })
+        .catch(this.#logError);
+    }
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

@@ -1,0 +1,237 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OpenAiModel } from '@thinkingmap/agent-core';
+import {
+  CONSULTATION,
+  CONSULTATION_NOTE,
+  CREATE_MAP,
+  DELETE_CONSULTATION_RECORD,
+  EVENTS,
+  SEND_CONSULTATION_MESSAGE,
+  START_CONSULTATION,
+  UPDATE_CONSULTATION_RECORD,
+} from '@thinkingmap/client';
+import { testProviders } from '@thinkingmap/db/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/agent-driver.ts';
+import { type SchemaAnswer, startScriptedModel } from '../helpers/scripted-model-server.ts';
+import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
+
+const providers = await testProviders();
+
+const front = (reply: string, route = 'plan') => ({ reply, route });
+const decision = (fields: object) => ({ next: 'FINISH', askUser: null, record: null, note: null, ...fields });
+
+describe.each(providers)('consultations through the API on %s', (provider) => {
+  let server: TestServer;
+  let notesDir: string;
+  let model: Awaited<ReturnType<typeof startScriptedModel>>;
+
+  async function open(script: Record<string, SchemaAnswer>, strategy?: 'INTERRUPT' | 'ENQUEUE' | 'REJECT') {
+    model = await startScriptedModel(script);
+    notesDir = await mkdtemp(join(tmpdir(), 'tm-notes-'));
+    // The scripted endpoint's first answer loads its tokenizer: give the SDK room for that on a loaded machine.
+    const sdk = new OpenAiModel({
+      apiKey: 'test-key',
+      baseURL: model.server.baseURL,
+      model: 'scripted',
+      timeoutMs: 20_000,
+    });
+    server = await startTestServer(provider, { model: sdk, app: { notesDir } });
+    const { client } = server.connect(server.alice.token);
+    const map = await call(client, CREATE_MAP, { input: { title: 'Tea shop' } });
+    const consultation = await call(client, START_CONSULTATION, {
+      input: { mapId: map.id, ...(strategy ? { strategy } : {}) },
+    });
+    return { client, mapId: map.id as string, id: consultation.id as string };
+  }
+
+  const read = (client: ReturnType<TestServer['connect']>['client'], id: string) => call(client, CONSULTATION, { id });
+  const idle = (client: ReturnType<TestServer['connect']>['client'], id: string, messages: number) =>
+    eventually(async () => {
+      const c = await read(client, id);
+      return !c.busy && c.messages.length >= messages && c;
+    }, `consultation idle with ${messages} messages`);
+  const requestsOf = (schema: string) =>
+    model.server.requests.filter((r) => r.body.response_format?.json_schema?.name === schema);
+
+  beforeEach(() => {
+    notesDir = '';
+  });
+  afterEach(async () => {
+    await server?.close();
+    await model?.server.close();
+    if (notesDir) await rm(notesDir, { recursive: true, force: true });
+  });
+
+  it('should answer before a slow planner finishes, then write a record and a note the person can read, edit and delete', async () => {
+    const { client, id } = await open({
+      front_reply: () => front('Happy to help with your tea shop.'),
+      planner_decision: (_prompt, n) =>
+        n === 1
+          ? {
+              content: JSON.stringify(
+                decision({
+                  next: 'note_writer',
+                  record: { kind: 'REQUIREMENT', content: 'sell handmade tea online', sourceMessageId: null },
+                  note: { path: 'shop/overview', content: '# Tea shop\n\nHandmade tea, sold online.' },
+                  plan: ['Understand the shop', 'Choose a platform'],
+                  currentStep: 0,
+                }),
+              ),
+              delayMs: 1500,
+            }
+          : decision({ next: 'FINISH' }),
+    });
+    const sent = await call(client, SEND_CONSULTATION_MESSAGE, {
+      input: { consultationId: id, text: 'I want to sell my handmade tea online' },
+    });
+    expect(sent.messageId).toBeTruthy();
+    // The reply is stored while the planner's call is still on its way.
+    const answered = await eventually(async () => {
+      const c = await read(client, id);
+      return c.messages.length === 2 && c;
+    }, 'the front reply');
+    expect(answered.messages[1]).toMatchObject({ role: 'ASSISTANT', text: 'Happy to help with your tea shop.' });
+    expect(answered.busy).toBe(true);
+    expect(answered.records).toEqual([]);
+
+    const done = await idle(client, id, 2);
+    expect(done.records).toEqual([
+      expect.objectContaining({
+        kind: 'REQUIREMENT',
+        content: 'sell handmade tea online',
+        sourceMessageId: sent.messageId,
+      }),
+    ]);
+    expect(done.plan).toEqual(['Understand the shop', 'Choose a platform']);
+    expect(done.notes).toEqual([expect.objectContaining({ path: 'shop/overview.md' })]);
+    expect(done.logs.map((l) => l.text)).toEqual(
+      expect.arrayContaining(['Plan updated: Understand the shop', 'Recorded: sell handmade tea online']),
+    );
+    const note = await call(client, CONSULTATION_NOTE, { id, path: 'shop/overview.md' });
+    expect(note.content).toBe('# Tea shop\n\nHandmade tea, sold online.');
+
+    // The person edits and deletes the record; each change is an event on the map's feed.
+    const recordId = done.records[0]?.id as string;
+    const edited = await call(client, UPDATE_CONSULTATION_RECORD, {
+      input: { id: recordId, kind: 'DECISION', content: 'sell tea and cups online', expectedVersion: 1 },
+    });
+    expect(edited).toMatchObject({ kind: 'DECISION', content: 'sell tea and cups online', version: 2 });
+    const stale = await attempt(client, UPDATE_CONSULTATION_RECORD, {
+      input: { id: recordId, content: 'x', expectedVersion: 1 },
+    });
+    expect(stale.__typename).toBe('VersionConflictError');
+    await call(client, DELETE_CONSULTATION_RECORD, { id: recordId });
+    expect((await read(client, id)).records).toEqual([]);
+    const events = await call(client, EVENTS, { mapId: done.mapId, after: 0, first: 200 });
+    const changes = events.events.flatMap((e) => ('change' in e ? [e.change] : []));
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        'STARTED',
+        'MESSAGE',
+        'PLAN',
+        'RECORD_ADDED',
+        'NOTE_WRITTEN',
+        'RECORD_UPDATED',
+        'RECORD_DELETED',
+      ]),
+    );
+    expect(events.events.some((e) => e.__typename === 'ConsultationTokens')).toBe(true);
+
+    // Another person sees none of it.
+    const bob = server.connect(server.bob.token).client;
+    expect((await attempt(bob, CONSULTATION, { id })).__typename).toBe('ForbiddenError');
+    expect(
+      (await attempt(bob, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'hi' } })).__typename,
+    ).toBe('ForbiddenError');
+  });
+
+  it('should interrupt a stale plan: it writes nothing and the next planner prompt has the new requirement', async () => {
+    const { client, id } = await open({
+      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Coffee instead, understood.'),
+      planner_decision: (_prompt, n) =>
+        n === 1
+          ? {
+              content: JSON.stringify(
+                decision({ record: { kind: 'REQUIREMENT', content: 'sells tea', sourceMessageId: null } }),
+              ),
+              delayMs: 8000,
+            }
+          : decision({ record: { kind: 'DECISION', content: 'sells coffee, not tea', sourceMessageId: null } }),
+    });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I want to sell tea' } });
+    await eventually(async () => requestsOf('planner_decision').length === 1, 'the first planner call');
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'Actually coffee, not tea' } });
+    const done = await idle(client, id, 4);
+    expect(done.records.map((r) => r.content)).toEqual(['sells coffee, not tea']);
+    const prompt =
+      requestsOf('planner_decision')[1]
+        ?.body.messages?.map((m) => m.content)
+        .join('\n') ?? '';
+    expect(prompt).toMatch(
+      /plan with these\):\n\[\w+\] Person: I want to sell tea\n\[\w+\] Person: Actually coffee, not tea/,
+    );
+    expect(done.messages.every((m) => m.role !== 'PERSON' || m.planned)).toBe(true);
+  });
+
+  it('should refuse a message with ConsultationBusyError when the strategy is REJECT, and handle it after with ENQUEUE', async () => {
+    const slowPlanner: SchemaAnswer = (_p, n) =>
+      n === 1 ? { content: JSON.stringify(decision({})), delayMs: 1500 } : decision({});
+    const { client, id } = await open({ front_reply: () => front('Noted.'), planner_decision: slowPlanner }, 'REJECT');
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'first' } });
+    await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
+    const refused = await attempt(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'second' } });
+    expect(refused).toMatchObject({ __typename: 'ConsultationBusyError', code: 'CONFLICT' });
+    const done = await idle(client, id, 2);
+    expect(done.messages.map((m) => m.text)).toEqual(['first', 'Noted.']);
+    await server.close();
+    await model.server.close();
+
+    const second = await open({ front_reply: () => front('Noted.'), planner_decision: slowPlanner }, 'ENQUEUE');
+    await call(second.client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: second.id, text: 'first' } });
+    await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
+    await call(second.client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: second.id, text: 'second' } });
+    // The second message waits for the running turn: no second front call while the planner works.
+    expect(requestsOf('front_reply')).toHaveLength(1);
+    const after = await idle(second.client, second.id, 4);
+    expect(after.messages.map((m) => m.text)).toEqual(['first', 'Noted.', 'second', 'Noted.']);
+    const prompt =
+      requestsOf('planner_decision')[1]
+        ?.body.messages?.map((m) => m.content)
+        .join('\n') ?? '';
+    expect(prompt).toMatch(/plan with these\):\n\[\w+\] Person: second\n/);
+  });
+
+  it('should refuse a note path that leaves the notes folder and write nothing', async () => {
+    const { client, id } = await open({
+      front_reply: () => front('Writing it down.'),
+      planner_decision: (_p, n) =>
+        n === 1 ? decision({ next: 'note_writer', note: { path: '../../escape.md', content: 'x' } }) : decision({}),
+    });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'note it' } });
+    const done = await idle(client, id, 2);
+    expect(done.notes).toEqual([]);
+    expect(done.logs.map((l) => l.text)).toContain('Note refused: ../../escape.md');
+    const read = await attempt(client, CONSULTATION_NOTE, { id, path: '../../etc/passwd' });
+    expect(read).toMatchObject({ __typename: 'ValidationError', field: 'path' });
+  });
+
+  it('should run again after a restart a turn the server stopped mid-plan', async () => {
+    const { client, id } = await open({
+      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Back: tea, noted.'),
+      planner_decision: (_p, n) =>
+        n === 1
+          ? { content: JSON.stringify(decision({})), delayMs: 10_000 }
+          : decision({ record: { kind: 'FACT', content: 'sells tea', sourceMessageId: null } }),
+    });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
+    await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
+    await server.restart();
+    const again = server.connect(server.alice.token).client;
+    const done = await idle(again, id, 3);
+    expect(done.records.map((r) => r.content)).toEqual(['sells tea']);
+    expect(done.messages.filter((m) => m.role === 'PERSON').map((m) => m.planned)).toEqual([true]);
+  });
+});

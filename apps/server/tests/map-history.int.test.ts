@@ -1,0 +1,193 @@
+import {
+  CREATE_MAP,
+  CREATE_NODE,
+  DELETE_NODE,
+  graphql,
+  MAP,
+  MAP_HISTORY,
+  NODE,
+  PROCESS_NODE,
+  REDO_LAST_UNDO,
+  RESTORE_MAP,
+  REVIEW_DECOMPOSITION,
+  UNDO_LAST_CHANGE,
+  UNDO_RUN,
+  UPDATE_MAP,
+  UPDATE_NODE,
+} from '@thinkingmap/client';
+import { testProviders } from '@thinkingmap/db/testing';
+import type { Client } from '@urql/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
+import { startScriptedModel } from './helpers/scripted-model-server.ts';
+import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
+
+const providers = await testProviders();
+
+const decompose = {
+  intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'too broad', confidence: 0.9 }),
+  strategy_decision: () => ({ strategy: 'PARALLEL', factors: [{ factor: 'f', assessment: 'a' }], reason: 'r' }),
+  sub_question_proposal: () => ({
+    rationale: 'split',
+    subQuestions: [
+      { key: 'a', question: 'Who are the users?', goal: 'g', dependsOn: [] },
+      { key: 'b', question: 'What do they pay?', goal: 'g', dependsOn: ['a'] },
+    ],
+  }),
+};
+
+/** A map with a root, no run started by itself. */
+async function mapWithRoot(client: Client, question = 'Open a bakery?') {
+  const map = await call(client, CREATE_MAP, { input: { title: question } });
+  await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
+  const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question } });
+  return { mapId: map.id, rootId: root.id };
+}
+
+async function history(client: Client, mapId: string) {
+  return call(client, MAP_HISTORY, { mapId });
+}
+
+/** Decomposes the root through a run the person approves, and returns the run's id once it completed. */
+async function decomposeRoot(client: Client, mapId: string, rootId: string) {
+  const run = await call(client, PROCESS_NODE, { nodeId: rootId });
+  const question = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
+  await call(client, REVIEW_DECOMPOSITION, { input: { requestId: question.requestId, accept: true } });
+  await waitForRun(client, mapId, run.id, ['COMPLETED']);
+  return run.id;
+}
+
+describe.each(providers)('map history and undo on %s', (provider) => {
+  let server: TestServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    const model = await startScriptedModel(decompose);
+    server = await startTestServer(provider, { model: model.model });
+    client = server.connect(server.alice.token).client;
+  });
+  afterAll(() => server.close());
+
+  it('should show a node edit with its diff, undo it with new events, and redo the undo', async () => {
+    const { mapId, rootId } = await mapWithRoot(client);
+    const root = await call(client, NODE, { id: rootId });
+    await call(client, UPDATE_NODE, {
+      input: { id: rootId, expectedVersion: root.version, question: 'Open two bakeries?' },
+    });
+    const edited = await history(client, mapId);
+    const edit = edited.changes[0]!;
+    expect(edit).toMatchObject({ kind: 'EDIT', runId: null, actorId: server.alice.id, revertedBy: null });
+    expect(edit.entries).toEqual([
+      expect.objectContaining({
+        entity: 'NODE',
+        id: rootId,
+        action: 'UPDATED',
+        fields: [{ field: 'question', before: 'Open a bakery?', after: 'Open two bakeries?' }],
+      }),
+    ]);
+    expect(edited.undoSeq).toBe(edit.seq);
+    const lastSeqBefore = (await call(client, MAP, { id: mapId })).lastSeq;
+
+    const undone = await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(undone.__typename).toBe('CompensationResult');
+    expect((await call(client, NODE, { id: rootId })).question).toBe('Open a bakery?');
+    const afterUndo = await history(client, mapId);
+    expect(afterUndo.changes[0]).toMatchObject({ kind: 'UNDO', revertsSeq: edit.seq });
+    expect(afterUndo.changes.find((c) => c.seq === edit.seq)?.revertedBy).toBe(afterUndo.changes[0]!.seq);
+    // The log grew; nothing in it was rewritten.
+    expect((await call(client, MAP, { id: mapId })).lastSeq).toBeGreaterThan(lastSeqBefore);
+    expect(afterUndo.changes.find((c) => c.seq === edit.seq)?.entries).toEqual(edit.entries);
+    expect(afterUndo.redoSeq).toBe(afterUndo.changes[0]!.seq);
+
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect((await call(client, NODE, { id: rootId })).question).toBe('Open two bakeries?');
+    const afterRedo = await history(client, mapId);
+    expect(afterRedo.changes[0]).toMatchObject({ kind: 'REDO', revertsSeq: afterUndo.changes[0]!.seq });
+    expect(afterRedo.redoSeq).toBeNull();
+    const nothing = await attempt(client, REDO_LAST_UNDO, { mapId });
+    expect(nothing).toMatchObject({ __typename: 'UndoRefusedError', reason: 'NOTHING_TO_REDO', code: 'CONFLICT' });
+  });
+
+  it('should undo a whole decomposition run: the children it created are removed', async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Start a podcast?');
+    const before = await call(client, NODE, { id: rootId });
+    const runId = await decomposeRoot(client, mapId, rootId);
+    expect((await call(client, NODE, { id: rootId })).children).toHaveLength(2);
+    const byRun = (await history(client, mapId)).changes.filter((c) => c.runId === runId);
+    expect(byRun.some((c) => c.step === 'createChildren' && c.entries.some((e) => e.action === 'CREATED'))).toBe(true);
+
+    const result = await call(client, UNDO_RUN, { runId });
+    expect(result.__typename).toBe('CompensationResult');
+    const after = await call(client, NODE, { id: rootId });
+    expect(after.children).toEqual([]);
+    expect(after.status).toBe(before.status);
+    expect((await call(client, MAP, { id: mapId })).nodes.map((n) => n.id)).toEqual([rootId]);
+  });
+
+  it('should refuse to undo a run when a later change depends on it, naming that change, and change nothing', async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Learn the cello?');
+    const runId = await decomposeRoot(client, mapId, rootId);
+    const child = (await call(client, NODE, { id: rootId })).children[0]!;
+    const childNode = await call(client, NODE, { id: child.id });
+    await call(client, UPDATE_NODE, {
+      input: { id: child.id, expectedVersion: childNode.version, question: 'Which teacher?' },
+    });
+    const edit = (await history(client, mapId)).changes[0]!;
+    const lastSeq = (await call(client, MAP, { id: mapId })).lastSeq;
+
+    const refused = await attempt(client, UNDO_RUN, { runId });
+    expect(refused).toMatchObject({ __typename: 'UndoRefusedError', reason: 'LATER_CHANGE', laterSeq: edit.seq });
+    expect((await call(client, MAP, { id: mapId })).lastSeq).toBe(lastSeq);
+    expect((await call(client, NODE, { id: rootId })).children).toHaveLength(2);
+  });
+
+  it('should restore the map as it was at a sequence number, as a new version', async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Move abroad?');
+    const a = await call(client, CREATE_NODE, { input: { mapId, parentId: rootId, question: 'Which country?' } });
+    const b = await call(client, CREATE_NODE, { input: { mapId, parentId: rootId, question: 'Which job?' } });
+    const { lastSeq: mark } = await call(client, MAP, { id: mapId });
+    await call(client, UPDATE_NODE, { input: { id: a.id, expectedVersion: a.version, question: 'Which city?' } });
+    await call(client, DELETE_NODE, { id: b.id });
+    await call(client, CREATE_NODE, { input: { mapId, parentId: rootId, question: 'Which school?' } });
+
+    const RESTORE_BY_HAND = graphql(`
+      mutation Back($map: ID!, $at: Int!) {
+        restored: restoreMap(mapId: $map, seq: $at) {
+          __typename
+          ... on CompensationResult {
+            written: seq
+          }
+          ... on Error {
+            code
+          }
+        }
+      }
+    `);
+    const restored = await call(client, RESTORE_BY_HAND, { map: mapId, at: mark });
+    expect(restored.__typename === 'CompensationResult' && restored.written).toBeGreaterThan(mark);
+    const map = await call(client, MAP, { id: mapId });
+    expect(Object.fromEntries(map.nodes.map((n) => [n.id, n.question]))).toEqual({
+      [rootId]: 'Move abroad?',
+      [a.id]: 'Which country?',
+      [b.id]: 'Which job?',
+    });
+    expect((await history(client, mapId)).changes[0]).toMatchObject({ kind: 'RESTORE' });
+
+    const beyond = await attempt(client, RESTORE_MAP, { mapId, seq: map.lastSeq + 100 });
+    expect(beyond).toMatchObject({ __typename: 'ValidationError', field: 'seq' });
+  });
+
+  it("should refuse another person's map and answer literal arguments", async () => {
+    const { mapId } = await mapWithRoot(client, 'Buy a boat?');
+    const bob = server.connect(server.bob.token).client;
+    expect(await attempt(bob, UNDO_LAST_CHANGE, { mapId })).toMatchObject({ __typename: 'ForbiddenError' });
+    // A document written by hand, with a literal id and aliases.
+    const literal = await client
+      .query(
+        `query { h: mapHistory(mapId: "${mapId}", first: 1) { ... on MapHistory { undo: undoSeq changes { seq kind } } } }`,
+        {},
+      )
+      .toPromise();
+    expect(literal.data?.h.changes).toEqual([{ seq: literal.data?.h.undo, kind: 'EDIT' }]);
+  });
+});

@@ -1,0 +1,187 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
+import type { Database } from '@thinkingmap/db';
+import { createTestDatabase, type TestDatabase, testProviders } from '@thinkingmap/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type App, buildApp } from '../src/app.ts';
+import { createUserWithToken } from '../src/auth/tokens.ts';
+import { createMap, createNode } from './helpers/map-builder.ts';
+
+const providers = await testProviders();
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A map read written as a client of its own would: a literal id, an alias, a named fragment. */
+const literalRead = (mapId: string) => `
+  query ReadIt { theMap: map(id: "${mapId}") { ... on Map { lastSeq nodes { ...N } } } }
+  fragment N on Node { id question }`;
+const variableRead = `query R($m: ID!) { map(id: $m) { __typename ... on Map { lastSeq nodes { id question } } ... on Error { code } } }`;
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** POSTs a GraphQL request with exactly these headers and returns the raw bytes (no decompression). */
+function post(url: string, body: object, headers: Record<string, string>): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+type ReadResult = {
+  data: {
+    map?: { lastSeq: number; nodes: { question: string }[] };
+    theMap?: { lastSeq: number; nodes: { question: string }[] };
+  };
+};
+
+describe.each(providers)('map reads served from stored answers on %s with Redis, two instances', (provider) => {
+  let testDb: TestDatabase;
+  const dbs: Database[] = [];
+  const apps: App[] = [];
+  const clients: ThinkingMapClient[] = [];
+  let alice: { token: string };
+  let bob: { token: string };
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(provider);
+    for (let i = 0; i < 2; i++) {
+      const db = await testDb.open();
+      dbs.push(db);
+      const app = await buildApp({
+        db,
+        requireToken: true,
+        localTokenFile: null,
+        recoverRuns: false,
+        redisUrl: REDIS_URL,
+      });
+      apps.push(app);
+      await app.start(0);
+    }
+    alice = await createUserWithToken(dbs[0]!, 'Alice');
+    bob = await createUserWithToken(dbs[0]!, 'Bob');
+    for (const app of apps) {
+      clients.push(
+        createThinkingMapClient({ url: `${app.url()}/graphql`, token: alice.token, webSocketImpl: WebSocket }),
+      );
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    for (const app of apps) await app.stop();
+    for (const db of dbs) await db.close();
+    await testDb?.drop();
+  });
+
+  const read = async (app: App, token: string, mapId: string, headers: Record<string, string> = {}) => {
+    const response = await post(
+      `${app.url()}/graphql`,
+      { query: variableRead, variables: { m: mapId } },
+      {
+        authorization: `Bearer ${token}`,
+        ...headers,
+      },
+    );
+    return { ...response, json: () => JSON.parse(response.body.toString('utf8')) as ReadResult };
+  };
+
+  it('should return a write made on the other instance in the very next read, every time', async () => {
+    const [a, b] = apps as [App, App];
+    const writer = clients[0]!.client;
+    const mapId = await createMap(writer, 'Write then read');
+    const root = await createNode(writer, mapId, 'root');
+    for (let i = 0; i < 15; i++) {
+      // The reader holds a stored answer for the map as it is…
+      const before = (await read(b, alice.token, mapId)).json().data.map!;
+      const again = await read(b, alice.token, mapId);
+      expect(again.json().data.map).toEqual(before);
+      expect(again.headers.etag).toMatch(/^".+"$/); // a stored answer
+      // …then a write commits on the other instance, and the next read on this one shows it.
+      await createNode(writer, mapId, `child ${i}`, root.id);
+      const after = (await read(b, alice.token, mapId)).json().data.map!;
+      expect(after.lastSeq).toBeGreaterThan(before.lastSeq);
+      expect(after.nodes.map((n) => n.question)).toContain(`child ${i}`);
+      // And on the writer's own instance, with another spelling of the read.
+      const own = await post(
+        `${a.url()}/graphql`,
+        { query: literalRead(mapId) },
+        { authorization: `Bearer ${alice.token}` },
+      );
+      expect((JSON.parse(own.body.toString()) as ReadResult).data.theMap!.nodes.map((n) => n.question)).toContain(
+        `child ${i}`,
+      );
+    }
+  });
+
+  it("should never give one viewer's stored answer to another", async () => {
+    const [a] = apps as [App];
+    const mapId = await createMap(clients[0]!.client, 'Private thoughts');
+    await createNode(clients[0]!.client, mapId, 'a secret question');
+    const own = await read(a, alice.token, mapId);
+    expect(own.body.toString()).toContain('a secret question');
+    for (let i = 0; i < 2; i++) {
+      const other = await read(a, bob.token, mapId);
+      expect(other.status).toBe(200);
+      expect(other.body.toString()).not.toContain('a secret question');
+      expect(other.json().data.map).toEqual({ __typename: 'ForbiddenError', code: 'FORBIDDEN' });
+      // Bob cannot revalidate Alice's answer either.
+      const revalidated = await read(a, bob.token, mapId, { 'if-none-match': String(own.headers.etag) });
+      expect(revalidated.status).toBe(200);
+      expect(revalidated.body.toString()).not.toContain('a secret question');
+    }
+    // Without a token, nothing.
+    const anonymous = await post(`${a.url()}/graphql`, { query: variableRead, variables: { m: mapId } }, {});
+    expect(anonymous.body.toString()).not.toContain('a secret question');
+  });
+
+  it('should answer 304 to an unchanged map and the new map with a new ETag after a change', async () => {
+    const [a, b] = apps as [App, App];
+    const mapId = await createMap(clients[0]!.client, 'Revalidate');
+    const root = await createNode(clients[0]!.client, mapId, 'first');
+    const first = await read(b, alice.token, mapId);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const unchanged = await read(b, alice.token, mapId, { 'if-none-match': etag });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body.length).toBe(0);
+    expect(unchanged.headers.etag).toBe(etag);
+
+    await createNode(clients[0]!.client, mapId, 'second', root.id);
+    const changed = await read(b, alice.token, mapId, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().data.map!.nodes.map((n) => n.question)).toEqual(['first', 'second']);
+    // The same answer on the other instance carries the same ETag (it names the map's state, not the instance).
+    expect((await read(a, alice.token, mapId)).headers.etag).toBe(changed.headers.etag);
+  });
+
+  it('should compress with gzip or Brotli when the client accepts it, and not otherwise', async () => {
+    const [a] = apps as [App];
+    const mapId = await createMap(clients[0]!.client, 'Compressed');
+    const root = await createNode(clients[0]!.client, mapId, 'root');
+    for (let i = 0; i < 40; i++)
+      await createNode(clients[0]!.client, mapId, `a fairly long question number ${i}`, root.id);
+    const plain = await read(a, alice.token, mapId);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gzip = await read(a, alice.token, mapId, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    expect(gzip.body.length).toBeLessThan(plain.body.length / 3);
+    const br = await read(a, alice.token, mapId, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(String(br.headers.vary)).toContain('Accept-Encoding');
+  });
+});

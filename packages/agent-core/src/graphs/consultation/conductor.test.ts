@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { isAgentError } from '../../errors/agent-error.ts';
+import { ControlledModel } from '../../testing/controlled-model.ts';
+import { ConsultationBusyError } from './consultation-busy-error.ts';
+import { decision, reply, setUpConsultation } from './graph.test-helpers.ts';
+
+/** A promise the test opens when it wants (a model answer that waits). */
+function gate() {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+/** Records whether a promise has settled, without waiting for it. */
+function watch<T>(promise: Promise<T>) {
+  const state = { settled: false };
+  promise.then(() => {
+    state.settled = true;
+  });
+  return state;
+}
+
+describe('consultation conductor', () => {
+  it('should store and stream the front reply while the planner still works', async () => {
+    const slow = gate();
+    const model = new ControlledModel({
+      front: [{ value: reply('Happy to help with your tea shop.') }],
+      planner: [
+        { value: decision({ record: { kind: 'FACT', content: 'tea', sourceMessageId: null } }), gate: slow.promise },
+      ],
+    });
+    const { conductor, held, streamed } = setUpConsultation(model);
+    const { turn } = await conductor.send('c1', 'I sell tea', 'INTERRUPT');
+    const turnState = watch(turn);
+    await model.called('planner');
+    // The planner is thinking; the person already has the whole reply.
+    expect(streamed.join('')).toBe('Happy to help with your tea shop.');
+    expect(held().messages.map((m) => m.role)).toEqual(['PERSON', 'ASSISTANT']);
+    expect(held().busy).toBe(true);
+    expect(turnState.settled).toBe(false);
+    expect(held().records).toEqual([]);
+    slow.open();
+    expect(await turn).toEqual({ status: 'done' });
+    expect(held().records.map((r) => r.content)).toEqual(['tea']);
+    expect(held().busy).toBe(false);
+  });
+
+  it('should interrupt a stale plan, write nothing of it, and plan again with both messages', async () => {
+    const stale = gate();
+    const model = new ControlledModel({
+      front: [{ value: reply('A shop for tea, noted.') }, { value: reply('Coffee instead, understood.') }],
+      planner: [
+        {
+          value: decision({
+            next: 'note_writer',
+            record: { kind: 'REQUIREMENT', content: 'sells tea', sourceMessageId: 'm1' },
+            note: { path: 'tea.md', content: '# Tea' },
+            plan: ['Tea shop'],
+          }),
+          gate: stale.promise,
+        },
+        {
+          value: decision({
+            record: { kind: 'DECISION', content: 'sells coffee, not tea', sourceMessageId: 'm3' },
+            plan: ['Coffee shop'],
+          }),
+        },
+      ],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    const first = await conductor.send('c1', 'I want to sell tea', 'INTERRUPT');
+    await model.called('planner');
+    const second = await conductor.send('c1', 'Actually, coffee instead of tea', 'INTERRUPT');
+    expect(await first.turn).toEqual({ status: 'interrupted' });
+    // The stale planner's answer arriving now changes nothing.
+    stale.open();
+    expect(await second.turn).toEqual({ status: 'done' });
+    expect(first.turn).not.toBe(second.turn);
+
+    expect(held().records.map((r) => r.content)).toEqual(['sells coffee, not tea']);
+    expect(store.notes.size).toBe(0);
+    expect(held().plan).toEqual(['Coffee shop']);
+    const prompt = model.callsOf('planner')[1]?.prompt ?? '';
+    expect(prompt).toContain(
+      "The person's new messages (plan with these):\n[m1] Person: I want to sell tea\n[m3] Person: Actually, coffee instead of tea",
+    );
+    expect(held().outcomes.map((o) => o.status)).toEqual(['interrupted', 'done']);
+    expect(held().messages.every((m) => m.role !== 'PERSON' || m.planned)).toBe(true);
+  });
+
+  it('should interrupt a front reply that is still being written; it is never stored', async () => {
+    const writing = gate();
+    const model = new ControlledModel({
+      front: [
+        { value: reply('About your first message…', 'chat'), gate: writing.promise },
+        { value: reply('Both noted.', 'chat') },
+      ],
+    });
+    const { conductor, held } = setUpConsultation(model);
+    const first = await conductor.send('c1', 'hello', 'INTERRUPT');
+    await model.called('front');
+    const second = await conductor.send('c1', 'and one more thing', 'INTERRUPT');
+    expect(await first.turn).toEqual({ status: 'interrupted' });
+    writing.open();
+    expect(await second.turn).toEqual({ status: 'done' });
+    expect(held().messages.map((m) => m.text)).toEqual(['hello', 'and one more thing', 'Both noted.']);
+  });
+
+  it('should enqueue a message and handle it after the running turn', async () => {
+    const slow = gate();
+    const model = new ControlledModel({
+      front: [{ value: reply('Tea, noted.') }, { value: reply('And a budget of 500.') }],
+      planner: [
+        {
+          value: decision({ record: { kind: 'REQUIREMENT', content: 'tea', sourceMessageId: 'm1' } }),
+          gate: slow.promise,
+        },
+        { value: decision({ record: { kind: 'FACT', content: 'budget 500', sourceMessageId: 'm3' } }) },
+      ],
+    });
+    const { conductor, held } = setUpConsultation(model);
+    const first = await conductor.send('c1', 'I sell tea', 'ENQUEUE');
+    await model.called('planner');
+    const second = await conductor.send('c1', 'my budget is 500', 'ENQUEUE');
+    const secondState = watch(second.turn);
+    expect(model.callsOf('front')).toHaveLength(1);
+    slow.open();
+    expect(await first.turn).toEqual({ status: 'done' });
+    expect(await second.turn).toEqual({ status: 'done' });
+    expect(secondState.settled).toBe(true);
+    expect(held().records.map((r) => r.content)).toEqual(['tea', 'budget 500']);
+    const prompt = model.callsOf('planner')[1]?.prompt ?? '';
+    expect(prompt).toContain("The person's new messages (plan with these):\n[m3] Person: my budget is 500\n");
+    expect(prompt).not.toContain('plan with these):\n[m1]');
+  });
+
+  it('should reject a message with ConsultationBusyError while a turn runs, storing nothing', async () => {
+    const slow = gate();
+    const model = new ControlledModel({
+      front: [{ value: reply('Tea, noted.') }],
+      planner: [{ value: decision({}), gate: slow.promise }],
+    });
+    const { conductor, held } = setUpConsultation(model);
+    const first = await conductor.send('c1', 'I sell tea', 'REJECT');
+    await model.called('planner');
+    const refused = await conductor.send('c1', 'and coffee', 'REJECT').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConsultationBusyError);
+    expect(isAgentError(refused, 'CONSULTATION_BUSY')).toBe(true);
+    expect(held().messages.map((m) => m.text)).toEqual(['I sell tea', 'Tea, noted.']);
+    slow.open();
+    expect(await first.turn).toEqual({ status: 'done' });
+    expect(conductor.busy('c1')).toBe(false);
+  });
+
+  it('should plan messages left unplanned when resumed (a restart cut the turn short)', async () => {
+    const model = new ControlledModel({
+      front: [{ value: reply('Back again: tea.') }],
+      planner: [{ value: decision({ record: { kind: 'FACT', content: 'tea', sourceMessageId: 'm1' } }) }],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    await store.appendMessage('c1', { role: 'PERSON', text: 'I sell tea' });
+    expect(await conductor.resume('c1')).toEqual({ status: 'done' });
+    expect(held().records.map((r) => r.content)).toEqual(['tea']);
+    expect(held().messages[0]).toMatchObject({ planned: true });
+  });
+});

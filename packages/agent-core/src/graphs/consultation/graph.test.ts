@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { OfflineModel } from '../../model/offline-model.ts';
+import { ControlledModel } from '../../testing/controlled-model.ts';
+import { ScriptedModel } from '../../testing/scripted-model.ts';
+import { decision, reply, setUpConsultation } from './graph.test-helpers.ts';
+
+describe('consultation graph', () => {
+  it('should answer at once and end the turn without the planner when the person only chats', async () => {
+    const model = new ControlledModel({ front: [{ value: reply('Hello! What brings you here?', 'chat') }] });
+    const { conductor, held, streamed } = setUpConsultation(model);
+    const { turn } = await conductor.send('c1', 'hi there', 'INTERRUPT');
+    expect(await turn).toEqual({ status: 'done' });
+    expect(model.calls.map((c) => c.agent)).toEqual(['front']);
+    expect(held().messages.map((m) => [m.role, m.text])).toEqual([
+      ['PERSON', 'hi there'],
+      ['ASSISTANT', 'Hello! What brings you here?'],
+    ]);
+    expect(streamed.join('')).toBe('Hello! What brings you here?');
+    expect(held().messages.every((m) => m.role !== 'PERSON' || m.planned)).toBe(true);
+  });
+
+  it('should write a record and a note, then ask the person through the front agent', async () => {
+    const model = new ControlledModel({
+      front: [{ value: reply('Got it, a shop for handmade tea.') }],
+      planner: [
+        {
+          value: decision({
+            next: 'db_writer',
+            record: { kind: 'REQUIREMENT', content: 'sells handmade tea online', sourceMessageId: 'm1' },
+            plan: ['Understand the shop', 'Budget', 'Recommend a platform'],
+            currentStep: 0,
+            context: { product: 'handmade tea' },
+          }),
+        },
+        { value: decision({ next: 'note_writer', note: { path: 'shop/overview', content: '# Tea shop\n\nOnline.' } }) },
+        { value: decision({ next: 'front', askUser: 'What monthly budget do you have?', currentStep: 1 }) },
+      ],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    const { turn } = await conductor.send('c1', 'I want to sell my handmade tea online', 'INTERRUPT');
+    expect(await turn).toEqual({ status: 'done' });
+
+    expect(held().records).toEqual([
+      { id: expect.any(String), kind: 'REQUIREMENT', content: 'sells handmade tea online', sourceMessageId: 'm1' },
+    ]);
+    expect([...store.notes]).toEqual([['shop/overview.md', '# Tea shop\n\nOnline.']]);
+    expect(held().messages.map((m) => m.text)).toEqual([
+      'I want to sell my handmade tea online',
+      'Got it, a shop for handmade tea.',
+      'What monthly budget do you have?',
+    ]);
+    expect(held().plan).toEqual(['Understand the shop', 'Budget', 'Recommend a platform']);
+    expect(held().currentStep).toBe(1);
+    expect(held().context).toEqual({ product: 'handmade tea' });
+    expect(held().logs).toEqual([
+      'Plan updated: Understand the shop',
+      'Recorded: sells handmade tea online',
+      'Note written: shop/overview.md',
+      'Plan updated: Budget',
+    ]);
+    // The planner is told what it already did in this turn, and sees the person's message as new.
+    const prompts = model.callsOf('planner').map((c) => c.prompt);
+    expect(prompts[0]).toContain("The person's new messages (plan with these):\n[m1] Person: I want to sell");
+    expect(prompts[1]).toMatch(/Done in this turn:\n- record r\d+ written \(REQUIREMENT\)/);
+    expect(prompts[2]).toContain('note shop/overview.md written');
+    expect(store.writes.at(-1)).toBe('turn done');
+  });
+
+  it('should refuse a note path that leaves the notes folder, write nothing and tell the planner', async () => {
+    const model = new ControlledModel({
+      front: [{ value: reply('Let me write that down.') }],
+      planner: [
+        { value: decision({ next: 'note_writer', note: { path: '../../etc/passwd', content: 'x' } }) },
+        { value: decision({ next: 'FINISH' }) },
+      ],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    expect(await (await conductor.send('c1', 'note my address', 'INTERRUPT')).turn).toEqual({ status: 'done' });
+    expect(store.notes.size).toBe(0);
+    expect(held().logs).toEqual(['Note refused: ../../etc/passwd']);
+    expect(model.callsOf('planner')[1]?.prompt).toContain('note ../../etc/passwd refused: note path refused');
+  });
+
+  it('should stop a planner that never finishes at the bound of planner calls', async () => {
+    const again = {
+      value: decision({ next: 'db_writer', record: { kind: 'FACT', content: 'again', sourceMessageId: null } }),
+    };
+    const model = new ControlledModel({ front: [{ value: reply('ok') }], planner: [again, again, again, again] });
+    const { conductor, held } = setUpConsultation(model, { maxPlannerCalls: 3 });
+    expect(await (await conductor.send('c1', 'go', 'INTERRUPT')).turn).toEqual({ status: 'done' });
+    expect(model.callsOf('planner')).toHaveLength(3);
+    expect(held().records).toHaveLength(3);
+    // A record without a known source message is drawn from the person's latest message.
+    expect(held().records[0]?.sourceMessageId).toBe('m1');
+  });
+
+  it('should fail the turn visibly with the raw answer when the planner answer is invalid, writing nothing', async () => {
+    const model = new ScriptedModel({ front: [reply('Sure.')], planner: [{ next: 'somewhere', askUser: 3 }] });
+    const { conductor, held } = setUpConsultation(model);
+    const outcome = await (await conductor.send('c1', 'plan my trip', 'INTERRUPT')).turn;
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      code: 'MODEL_UNPARSEABLE',
+      raw: '{"next":"somewhere","askUser":3}',
+    });
+    expect(held().records).toEqual([]);
+    // The message stays unplanned: the next turn plans it again.
+    expect(held().messages[0]).toMatchObject({ role: 'PERSON', planned: false });
+  });
+
+  it('should keep the person’s words as requirements on the offline model, in their language', async () => {
+    const { conductor, held } = setUpConsultation(new OfflineModel(), { language: 'zh' });
+    expect(await (await conductor.send('c1', '我想开一家茶叶网店', 'INTERRUPT')).turn).toEqual({ status: 'done' });
+    expect(held().messages[1]?.text).toMatch(/^【离线草稿】已记下：「我想开一家茶叶网店」/);
+    expect(held().records).toEqual([
+      { id: expect.any(String), kind: 'REQUIREMENT', content: '我想开一家茶叶网店', sourceMessageId: 'm1' },
+    ]);
+    expect(held().logs).toEqual(['已记录: 我想开一家茶叶网店']);
+  });
+});

@@ -1,0 +1,44 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { frontMessages } from '../../../prompts/consultation.ts';
+import { FRONT_REPLY_READABLE, FrontReplySchema, FrontRoute } from '../../../schemas/consultation.ts';
+import type { ConsultationDeps } from '../consultation-deps.ts';
+import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
+import { throwIfAborted } from './abort.ts';
+
+/**
+ * The front agent (design 003's `front_agent`). After the planner asked for it, it puts the planner's
+ * question to the person (the planner wrote it for them; no model call) and the turn waits for their answer.
+ * Otherwise it answers the person's latest message at once, its reply streaming as it is written, stores the
+ * reply, and routes: to the planner when the message carries work, nowhere when the person only chats or ends.
+ */
+export function frontAgent(deps: ConsultationDeps) {
+  return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
+    throwIfAborted(config);
+    if (state.askUser) {
+      const message = await deps.store.appendMessage(state.consultationId, { role: 'ASSISTANT', text: state.askUser });
+      return {
+        messages: [...state.messages, message],
+        innerMessages: [`asked the person: ${state.askUser}`],
+        askUser: null,
+        frontRoute: FrontRoute.END,
+      };
+    }
+    const latest = [...state.messages].reverse().find((m) => m.role === 'PERSON');
+    const result = await deps.model.structured({
+      agent: 'front',
+      schema: FrontReplySchema,
+      schemaName: 'front_reply',
+      readable: FRONT_REPLY_READABLE,
+      messages: frontMessages(state),
+      offlineHint: { language: state.language, question: latest?.text ?? '' },
+      signal: config.signal,
+      onToken: (text) => deps.stream?.replyStreamed(state.consultationId, text),
+    });
+    throwIfAborted(config);
+    const message = await deps.store.appendMessage(state.consultationId, {
+      role: 'ASSISTANT',
+      text: result.value.reply,
+    });
+    return { messages: [...state.messages, message], frontRoute: result.value.route };
+  };
+}

@@ -1,0 +1,48 @@
+import { Annotation } from '@langchain/langgraph';
+import type { Language } from '../../domain/enums.ts';
+import type {
+  ConsultationMessage,
+  ConsultationNoteDraft,
+  ConsultationRecordDraft,
+} from '../../ports/consultation-store-port.ts';
+import type { FrontRoute, PlannerNext } from '../../schemas/consultation.ts';
+
+const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
+
+/** State of one consultation turn (design 003's `AgentState`). A turn starts from the store, not from a checkpoint. */
+export const ConsultationState = Annotation.Root({
+  /** The consultation (input; design 003's `session_id`). */
+  consultationId: last<string>(() => ''),
+  /** The language prompts and offline answers use; read from the store. */
+  language: last<Language>(() => 'en'),
+  /** The summary of earlier messages, shown in prompts instead of them ('' when nothing was compressed). */
+  summary: last<string>(() => ''),
+  /** Messages the person sees, after the summary, oldest first (design 003's `messages`). */
+  messages: last<ConsultationMessage[]>(() => []),
+  /** The person's messages the planner has not handled yet: the new requirement(s) of this turn. */
+  unplanned: last<string[]>(() => []),
+  /** What happened inside this turn, for the planner only (design 003's `inner_messages`). */
+  innerMessages: Annotation<string[]>({ reducer: (all, next) => [...all, ...next], default: () => [] }),
+  /** The planner's consultation steps and the one in progress. */
+  plan: last<string[]>(() => []),
+  currentStep: last<number>(() => 0),
+  /** Short facts the planner keeps about the case, by key. */
+  context: last<Record<string, string>>(() => ({})),
+  /** Progress lines of this turn, as the person sees them (each is also stored). */
+  logs: Annotation<string[]>({ reducer: (all, next) => [...all, ...next], default: () => [] }),
+  /** Records and notes the planner decided to write and the writers have not written yet. */
+  pendingRecords: last<ConsultationRecordDraft[]>(() => []),
+  pendingNotes: last<ConsultationNoteDraft[]>(() => []),
+  /** The planner's question for the person, relayed by the front agent. */
+  askUser: last<string | null>(() => null),
+  /** Where the front agent sent the turn. */
+  frontRoute: last<FrontRoute | null>(() => null),
+  /** The planner's latest `next`. */
+  plannerNext: last<PlannerNext | null>(() => null),
+  /** Planner calls in this turn (bounded by the graph's options). */
+  plannerCalls: last<number>(() => 0),
+});
+/** @see ConsultationState */
+export type ConsultationStateType = typeof ConsultationState.State;
+/** @see ConsultationState */
+export type ConsultationUpdate = typeof ConsultationState.Update;

@@ -1,0 +1,72 @@
+import { END, Send, START, StateGraph } from '@langchain/langgraph';
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import { instrumentStep, type Step } from '../shared/instrument-step.ts';
+import type { DivergentDeps } from './divergent-deps.ts';
+import { DIVERGENT_GRAPH } from './divergent-graph-name.ts';
+import { closeLevel } from './nodes/close-level.ts';
+import { createTasks } from './nodes/create-tasks.ts';
+import { evaluateCompletion } from './nodes/evaluate-completion.ts';
+import { planTasks } from './nodes/plan-tasks.ts';
+import { readIntent } from './nodes/read-intent.ts';
+import { reviewTasks } from './nodes/review-tasks.ts';
+import { runTask } from './nodes/run-task.ts';
+import { writeFinal } from './nodes/write-final.ts';
+import { writeSummary } from './nodes/write-summary.ts';
+import { DivergentState, type DivergentStateType } from './state.ts';
+
+/** Supersteps of a whole session: about seven per level, five levels, with room for review rounds. */
+const RECURSION_LIMIT = 200;
+
+/** After a level is scored: final output at the threshold, after the last level or when stopped; else plan. */
+function afterScore(s: DivergentStateType) {
+  const score = s.scores.at(-1)?.overall ?? 0;
+  return s.stopRequested || score >= s.threshold || s.level >= s.maxLevels ? 'writeFinal' : 'planTasks';
+}
+
+/**
+ * Divergent exploration ("总分总"): readIntent → writeSummary (level 0) → planTasks → [reviewTasks: the
+ * person approves, edits or stops] → createTasks → runTask × n in parallel (`Send`) → closeLevel (every task
+ * failed → end with a notice) → writeSummary (converges level k) → evaluateCompletion → planTasks again, or
+ * writeFinal when the score reaches the threshold, `maxLevels` levels are done, the planner proposes nothing
+ * or the person stopped. Input: `{ nodeId, maxLevels?, maxParallel?, threshold?, reviewEachLevel? }`.
+ */
+export function createDivergentGraph(deps: DivergentDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
+  const step = <U>(name: string, fn: Step<DivergentStateType, U>) =>
+    instrumentStep(DIVERGENT_GRAPH, name, deps.events, fn);
+  return new StateGraph(DivergentState)
+    .addNode('readIntent', step('readIntent', readIntent(deps)))
+    .addNode('writeSummary', step('writeSummary', writeSummary(deps)))
+    .addNode('evaluateCompletion', step('evaluateCompletion', evaluateCompletion(deps)))
+    .addNode('planTasks', step('planTasks', planTasks(deps)))
+    .addNode('reviewTasks', step('reviewTasks', reviewTasks()))
+    .addNode('createTasks', step('createTasks', createTasks(deps)))
+    .addNode('runTask', step('runTask', runTask(deps)))
+    .addNode('closeLevel', step('closeLevel', closeLevel(deps)))
+    .addNode('writeFinal', step('writeFinal', writeFinal(deps)))
+    .addEdge(START, 'readIntent')
+    .addEdge('readIntent', 'writeSummary')
+    .addConditionalEdges(
+      'writeSummary',
+      (s) => (s.level === 0 ? (s.stopRequested ? 'writeFinal' : 'planTasks') : 'evaluateCompletion'),
+      ['planTasks', 'evaluateCompletion', 'writeFinal'],
+    )
+    .addConditionalEdges('evaluateCompletion', afterScore, ['planTasks', 'writeFinal'])
+    .addConditionalEdges(
+      'planTasks',
+      (s) => (s.plan.length === 0 ? 'writeFinal' : s.reviewEachLevel ? 'reviewTasks' : 'createTasks'),
+      ['writeFinal', 'reviewTasks', 'createTasks'],
+    )
+    .addConditionalEdges('reviewTasks', (s) => (s.plan.length === 0 ? 'writeFinal' : 'createTasks'), [
+      'writeFinal',
+      'createTasks',
+    ])
+    .addConditionalEdges('createTasks', (s) => s.tasks.map((task) => new Send('runTask', { ...s, task })), ['runTask'])
+    .addEdge('runTask', 'closeLevel')
+    .addConditionalEdges('closeLevel', (s) => (s.outcome === 'ALL_FAILED' ? END : 'writeSummary'), [
+      END,
+      'writeSummary',
+    ])
+    .addEdge('writeFinal', END)
+    .compile({ checkpointer: options.checkpointer })
+    .withConfig({ recursionLimit: RECURSION_LIMIT });
+}

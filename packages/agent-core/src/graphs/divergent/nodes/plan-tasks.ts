@@ -1,0 +1,49 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { runRefOf } from '../../shared/run-config.ts';
+import type { DivergentDeps } from '../divergent-deps.ts';
+import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
+import { planMessages } from '../prompts.ts';
+import { TASK_PLAN_READABLE, TaskPlanSchema } from '../schemas.ts';
+import { selectTasks } from '../select-tasks.ts';
+import type { DivergentStateType, DivergentUpdate } from '../state.ts';
+
+/**
+ * Plans the next level from the latest summary: the model proposes tasks; the person's added tasks come
+ * first; the rest are ranked by priority and cut at `maxParallel` (see `selectTasks`).
+ */
+export function planTasks(deps: DivergentDeps) {
+  return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
+    const run = runRefOf(config, DIVERGENT_GRAPH, state.nodeId);
+    const summary = state.summaries.at(-1)?.text ?? '';
+    const answer = await deps.model.structured({
+      agent: 'diverge',
+      schema: TaskPlanSchema,
+      schemaName: 'divergent_plan',
+      readable: TASK_PLAN_READABLE,
+      messages: planMessages(
+        state.language,
+        state.intent,
+        summary,
+        deps.skills.available(),
+        state.maxParallel,
+        state.scores.at(-1)?.overall ?? null,
+      ),
+      offlineHint: { language: state.language, question: state.intent },
+      signal: config.signal,
+      onToken: (text) => deps.events.tokensStreamed(run, text),
+    });
+    const proposed = [...state.extraTasks.map((t) => ({ ...t, priority: 5 })), ...answer.value.tasks];
+    const pinned = state.extraTasks.length;
+    const { run: chosen, dropped } = selectTasks(
+      proposed,
+      state.maxParallel,
+      deps.skills,
+      state.language,
+      state.level + 1,
+    );
+    // The person's own tasks run even when the model ranked its own as high.
+    const extra = chosen.filter((t) => proposed.indexOf(t) < pinned);
+    const rest = chosen.filter((t) => proposed.indexOf(t) >= pinned);
+    return { plan: [...extra, ...rest], planRationale: answer.value.rationale, dropped, extraTasks: [] };
+  };
+}

@@ -1,0 +1,33 @@
+import type { Language } from '../../domain/enums.ts';
+
+/** What the person reads about how a session ended or why a task did not run, in the map's language. */
+export const DIVERGENT_NOTES = {
+  overLimit: (l: Language, max: number) =>
+    l === 'zh' ? `超出每层最多 ${max} 个并行任务的限制` : `over the limit of ${max} parallel tasks per level`,
+  skillMissing: (l: Language, reason: string) =>
+    l === 'zh' ? `技能不可用：${reason}` : `skill not available: ${reason}`,
+  thresholdReached: (l: Language, score: number, threshold: number) =>
+    l === 'zh'
+      ? `完成度 ${score} 达到阈值 ${threshold}，已生成最终输出。`
+      : `The completion score ${score} reached the threshold ${threshold}; the final output is written.`,
+  levelsExhausted: (l: Language, levels: number, score: number | null, threshold: number) =>
+    l === 'zh'
+      ? `已完成 ${levels} 层仍未达到阈值 ${threshold}（最后得分 ${score ?? '无'}），最终输出基于现有结果生成。`
+      : `Stopped after ${levels} levels below the threshold ${threshold} (last score ${score ?? 'none'}); the final output is written from what was found.`,
+  emptyPlan: (l: Language) =>
+    l === 'zh'
+      ? '规划器没有提出新的任务，最终输出基于现有结果生成。'
+      : 'The planner proposed no further task; the final output is written from what was found.',
+  stopped: (l: Language) =>
+    l === 'zh'
+      ? '用户停止了发散探索，最终输出基于现有结果生成。'
+      : 'The person stopped the session; the final output is written from what was found.',
+  allFailed: (l: Language, level: number) =>
+    l === 'zh'
+      ? `第 ${level} 层的所有任务都失败了，发散探索已结束。`
+      : `Every task of level ${level} failed; the divergent session has ended.`,
+  reviewQuestion: (l: Language, level: number) =>
+    l === 'zh'
+      ? `第 ${level} 层的任务列表：请批准（可编辑）或停止探索。`
+      : `The task list of level ${level}: approve it (you may edit it) or stop the session.`,
+};

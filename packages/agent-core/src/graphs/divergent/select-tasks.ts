@@ -1,0 +1,33 @@
+import type { Language } from '../../domain/enums.ts';
+import type { DivergentSkills } from '../../ports/divergent-skills-port.ts';
+import { DIVERGENT_NOTES } from './notes.ts';
+import type { PlannedTask } from './schemas.ts';
+import type { DroppedTask } from './state.ts';
+
+/**
+ * The tasks a level runs: those whose skill is available, the highest priority first (ties keep the
+ * planner's order), at most `max`; the others are dropped with the reason, never silently.
+ */
+export function selectTasks(
+  proposed: PlannedTask[],
+  max: number,
+  skills: DivergentSkills,
+  language: Language,
+  level: number,
+): { run: PlannedTask[]; dropped: DroppedTask[] } {
+  const offered = new Set(skills.available());
+  const dropped: DroppedTask[] = [];
+  const usable: PlannedTask[] = [];
+  for (const task of proposed) {
+    if (offered.has(task.skill)) usable.push(task);
+    else {
+      const why = skills.unavailableReason(task.skill, language) ?? task.skill;
+      dropped.push({ ...task, level, reason: DIVERGENT_NOTES.skillMissing(language, why) });
+    }
+  }
+  const ranked = usable.map((task, i) => ({ task, i })).sort((a, b) => b.task.priority - a.task.priority || a.i - b.i);
+  const run = ranked.slice(0, max).map((r) => r.task);
+  for (const { task } of ranked.slice(max))
+    dropped.push({ ...task, level, reason: DIVERGENT_NOTES.overLimit(language, max) });
+  return { run, dropped };
+}

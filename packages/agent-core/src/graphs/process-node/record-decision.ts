@@ -1,0 +1,24 @@
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import type { DecisionInput } from '../../ports/store-port.ts';
+import type { AgentDeps } from '../shared/agent-deps.ts';
+import { runRefOf, writeKey } from '../shared/run-config.ts';
+import { PROCESS_NODE_GRAPH } from './process-node-graph-name.ts';
+
+/**
+ * Records a decision the step made about the node, as a decision of its run. The key is built like a write's
+ * idempotency key (step and round), so a step LangGraph re-runs records it once.
+ */
+export function recordDecision(
+  deps: AgentDeps,
+  config: LangGraphRunnableConfig,
+  nodeId: string,
+  decision: Omit<DecisionInput, 'runId' | 'nodeId' | 'key'>,
+  step: string,
+  ...round: (string | number)[]
+): Promise<void> {
+  const { runId } = runRefOf(config, PROCESS_NODE_GRAPH, nodeId);
+  return deps.store.recordDecision({ ...decision, runId, nodeId, key: writeKey(config, step, ...round) });
+}
+
+/** The reason given for a choice the person made (in the map's language). */
+export const CHOSEN_BY_PERSON = { en: 'chosen by the person', zh: '用户指定' } as const;

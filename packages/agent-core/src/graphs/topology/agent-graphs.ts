@@ -1,0 +1,32 @@
+import { createProcessNodeGraph } from '../process-node/graph.ts';
+import { PROCESS_NODE_GRAPH } from '../process-node/process-node-graph-name.ts';
+import type { AgentDeps } from '../shared/agent-deps.ts';
+import { createUnderstandProblemGraph } from '../understand-problem/graph.ts';
+import { UNDERSTAND_PROBLEM_GRAPH } from '../understand-problem/understand-problem-graph-name.ts';
+import { describeGraph, type GraphTopology } from './describe-graph.ts';
+
+/** Ports of a graph built only to be drawn: building never calls them, and running it would fail loudly. */
+const DRAWING_ONLY = new Proxy({} as AgentDeps, {
+  get(_target, port) {
+    if (port === 'knowledge' || port === 'maxQuestions' || port === 'maxExplorations') return undefined;
+    return new Proxy(
+      {},
+      {
+        get() {
+          throw new Error(`a graph built to be drawn does not run (port ${String(port)})`);
+        },
+      },
+    );
+  },
+});
+
+/** Every agent graph, by the name its runs and AgentStep events carry, and how to build it. */
+export const AGENT_GRAPHS = {
+  [UNDERSTAND_PROBLEM_GRAPH]: createUnderstandProblemGraph,
+  [PROCESS_NODE_GRAPH]: createProcessNodeGraph,
+} as const;
+
+/** The topology of every agent graph, read from the compiled graphs. */
+export async function agentGraphTopologies(): Promise<GraphTopology[]> {
+  return Promise.all(Object.entries(AGENT_GRAPHS).map(([name, create]) => describeGraph(name, create(DRAWING_ONLY))));
+}

@@ -1,0 +1,77 @@
+import type { ConsultationMessageRole, ConsultationRecordKind, Language } from '../domain/enums.ts';
+
+/** A message of a consultation the person sees (or the summary that replaced earlier ones in prompts). */
+export interface ConsultationMessage {
+  id: string;
+  role: ConsultationMessageRole;
+  text: string;
+}
+
+/** A structured record the planner decided to keep (a row in the product's database). */
+export interface ConsultationRecordDraft {
+  kind: ConsultationRecordKind;
+  content: string;
+  /** The person's message it was drawn from, when the planner named one of the conversation. */
+  sourceMessageId: string | null;
+}
+
+/** A Markdown note the planner decided to write; `path` is relative to the map's notes folder. */
+export interface ConsultationNoteDraft {
+  path: string;
+  content: string;
+}
+
+/** The planner's plan: its steps, where it stands, and the short facts it keeps about the case. */
+export interface ConsultationPlan {
+  plan: string[];
+  currentStep: number;
+  context: Record<string, string>;
+}
+
+/** What a turn starts from: everything the graph needs of a consultation, read through the store. */
+export interface ConsultationSnapshot extends ConsultationPlan {
+  consultationId: string;
+  language: Language;
+  /** The summary of messages compressed out of the prompts ('' when none). */
+  summary: string;
+  /** The messages after the summary, oldest first. */
+  messages: ConsultationMessage[];
+  /** The person's messages the planner has not handled yet (a turn interrupted, queued or cut by a restart). */
+  unplanned: string[];
+}
+
+/**
+ * Where a consultation lives (the server implements it over its command layer, each write an event; tests
+ * use an in-memory one). agent-core knows no Prisma: records are written here, notes through
+ * {@link NotesPort}. Writes made by a step carry no idempotency key because a turn is never replayed: a turn
+ * cut short is planned again from its unplanned messages, and what it wrote before is in the snapshot.
+ */
+export interface ConsultationStorePort {
+  /** The consultation as a turn starts from it. */
+  load(consultationId: string): Promise<ConsultationSnapshot>;
+  /** Stores a message the person sees; the answer carries its id. */
+  appendMessage(consultationId: string, message: Omit<ConsultationMessage, 'id'>): Promise<ConsultationMessage>;
+  /** The planner handled these messages of the person. */
+  markPlanned(consultationId: string, messageIds: string[]): Promise<void>;
+  /** The plan changed (the person sees it as a plan update). */
+  savePlan(consultationId: string, plan: ConsultationPlan): Promise<void>;
+  /** A line of progress the person sees. */
+  log(consultationId: string, text: string): Promise<void>;
+  /** Stores a record; returns its id. */
+  writeRecord(consultationId: string, record: ConsultationRecordDraft): Promise<{ id: string }>;
+  /** Earlier messages were summarised: `summary` replaces `messageIds` in prompts (the messages are kept). */
+  compress(consultationId: string, summary: string, messageIds: string[]): Promise<void>;
+}
+
+/**
+ * Where notes are written: Markdown files under the map's notes folder. The implementation refuses paths
+ * that leave the folder (traversal, absolute paths, symbolic links) with `AgentError('INVALID_INPUT')`.
+ */
+export interface NotesPort {
+  write(consultationId: string, note: ConsultationNoteDraft): Promise<{ path: string }>;
+}
+
+/** What the person sees while a turn runs and before anything is stored: the front agent's reply as it grows. */
+export interface ConsultationStreamPort {
+  replyStreamed(consultationId: string, text: string): void;
+}

@@ -1,0 +1,50 @@
+import type { DivergentSkillName } from './divergent-skills-port.ts';
+
+/** A scored dimension of a completion evaluation. */
+export interface ScoredDimension {
+  score: number;
+  reason: string;
+}
+
+/**
+ * What a divergent session reports as it goes; the server stores each as a map event of the same type
+ * (with the run's id), so the session's state can be read back from the map's log.
+ */
+export type DivergentProgress =
+  | {
+      type: 'DivergentLevelStarted';
+      payload: {
+        level: number;
+        summaryNodeId: string;
+        tasks: {
+          key: string;
+          nodeId: string;
+          name: string;
+          query: string;
+          skill: DivergentSkillName;
+          priority: number;
+        }[];
+        dropped: { name: string; query: string; skill: DivergentSkillName; priority: number; reason: string }[];
+      };
+    }
+  | { type: 'DivergentTaskStarted'; payload: { level: number; key: string; nodeId: string } }
+  | {
+      type: 'DivergentTaskFinished';
+      payload: { level: number; key: string; nodeId: string; status: 'DONE' | 'FAILED'; reason: string | null };
+    }
+  | {
+      type: 'CompletionScored';
+      payload: {
+        level: number;
+        nodeId: string;
+        overall: number;
+        threshold: number;
+        completeness: ScoredDimension;
+        intentMatch: ScoredDimension;
+        quality: ScoredDimension;
+      };
+    }
+  | {
+      type: 'DivergentFinished';
+      payload: { outcome: 'FINISHED' | 'ALL_FAILED'; level: number; finalNodeId: string | null; note: string };
+    };

@@ -1,0 +1,137 @@
+import { ERROR_FIELDS } from './fragments.ts';
+import { graphql } from './graphql.ts';
+
+/** What a consultation panel shows: messages, plan and step, progress, records and notes. */
+export const CONSULTATION_FIELDS = graphql(`
+  fragment ConsultationFields on Consultation {
+    id
+    mapId
+    strategy
+    plan
+    currentStep
+    context
+    summary
+    busy
+    logs {
+      at
+      text
+    }
+    messages {
+      id
+      role
+      text
+      planned
+      compressed
+    }
+    records {
+      id
+      kind
+      content
+      sourceMessageId
+      version
+    }
+    notes {
+      path
+      size
+    }
+  }
+`);
+
+/** Opens a consultation on a map, with its strategy for messages sent while a turn runs. */
+export const START_CONSULTATION = graphql(
+  `
+  mutation StartConsultation($input: StartConsultationInput!) {
+    startConsultation(input: $input) {
+      __typename
+      ... on Consultation {
+        ...ConsultationFields
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [CONSULTATION_FIELDS, ERROR_FIELDS],
+);
+
+/** Sends the person's message; the answer follows on the map's feed. */
+export const SEND_CONSULTATION_MESSAGE = graphql(
+  `
+  mutation SendConsultationMessage($input: SendConsultationMessageInput!) {
+    sendConsultationMessage(input: $input) {
+      __typename
+      ... on SentConsultationMessage {
+        messageId
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);
+
+/** A consultation, whole. */
+export const CONSULTATION = graphql(
+  `
+  query Consultation($id: ID!) {
+    consultation(id: $id) {
+      __typename
+      ... on Consultation {
+        ...ConsultationFields
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [CONSULTATION_FIELDS, ERROR_FIELDS],
+);
+
+/** One note's Markdown. */
+export const CONSULTATION_NOTE = graphql(
+  `
+  query ConsultationNote($id: ID!, $path: String!) {
+    consultationNote(consultationId: $id, path: $path) {
+      __typename
+      ... on ConsultationNoteContent {
+        content
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);
+
+/** The person edits a record. */
+export const UPDATE_CONSULTATION_RECORD = graphql(
+  `
+  mutation UpdateConsultationRecord($input: UpdateConsultationRecordInput!) {
+    updateConsultationRecord(input: $input) {
+      __typename
+      ... on ConsultationRecord {
+        id
+        kind
+        content
+        version
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);
+
+/** The person deletes a record. */
+export const DELETE_CONSULTATION_RECORD = graphql(
+  `
+  mutation DeleteConsultationRecord($id: ID!) {
+    deleteConsultationRecord(id: $id) {
+      __typename
+      ... on DeletedConsultationRecord {
+        id
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);
