@@ -15,6 +15,7 @@ import './types/agent-graph.type.ts';
 import './types/history.type.ts';
 import './types/decision.type.ts';
 import './types/viewer-questions.type.ts';
+import './types/dashboard.type.ts';
 import './types/divergent-session.type.ts';
 import './types/events.type.ts';
 import './types/consultation.type.ts';
