@@ -53,3 +53,28 @@ export class AsyncQueue<T> {
     waiter?.({ value: undefined, done: true });
   }
 }
+
+/**
+ * `generator` as an iterator that calls `finish` (release listeners, close queues) when it ends, when the
+ * subscriber leaves (`return`) and when it fails (`throw`): a feed never keeps what it holds after its client.
+ */
+export function finishing<T>(generator: AsyncGenerator<T>, finish: () => void): AsyncIterableIterator<T> {
+  return {
+    async next() {
+      const result = await generator.next();
+      if (result.done) finish();
+      return result;
+    },
+    async return() {
+      finish();
+      return generator.return(undefined);
+    },
+    async throw(error) {
+      finish();
+      return generator.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

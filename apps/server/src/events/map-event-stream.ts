@@ -1,5 +1,5 @@
 import type { ReadDb } from '@thinkingmap/db';
-import { AsyncQueue } from './async-queue.ts';
+import { AsyncQueue, finishing } from './async-queue.ts';
 import type { EventBus } from './event-bus.ts';
 import { readEvents } from './event-log.ts';
 import type { MapEvent } from './map-event.ts';
@@ -80,22 +80,5 @@ export function mapEventStream(options: MapEventStreamOptions): AsyncIterableIte
     stop();
     queue.close();
   };
-  return {
-    async next() {
-      const result = await generator.next();
-      if (result.done) finish();
-      return result;
-    },
-    async return() {
-      finish();
-      return generator.return(undefined);
-    },
-    async throw(error) {
-      finish();
-      return generator.throw(error);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  return finishing(generator, finish);
 }

@@ -1,5 +1,5 @@
 import type { ReadDb } from '@thinkingmap/db';
-import { AsyncQueue } from './async-queue.ts';
+import { AsyncQueue, finishing } from './async-queue.ts';
 import type { EventBus } from './event-bus.ts';
 import type { MapEvent, MapEventType } from './map-event.ts';
 import { mapEventStream } from './map-event-stream.ts';
@@ -97,22 +97,5 @@ export function viewerEventStream(options: ViewerEventStreamOptions): AsyncItera
     for (const stream of streams.values()) void stream.return?.();
     merged.close();
   };
-  return {
-    async next() {
-      const result = await generator.next();
-      if (result.done) finish();
-      return result;
-    },
-    async return() {
-      finish();
-      return generator.return(undefined);
-    },
-    async throw(error) {
-      finish();
-      return generator.throw(error);
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+  return finishing(generator, finish);
 }
