@@ -55,6 +55,24 @@ async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
 const CANCELLABLE_RUN_STATUSES = [...new Set([...ACTIVE_RUN_STATUSES, ...ANSWERABLE_RUN_STATUSES])];
 
 /**
+ * Moves a question out of `from` (PENDING by default) with `data` and tells subscribers. Returns how many
+ * other questions of its run still wait, or null when the question was no longer in `from`.
+ */
+async function resolveQuestion(
+  tx: Tx,
+  emit: Emit,
+  question: { id: string; runId: string },
+  data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt?: Date; reply?: object },
+  from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
+): Promise<number | null> {
+  const resolved = await tx.agentQuestion.updateMany({ where: { id: question.id, status: { in: from } }, data });
+  if (resolved.count === 0) return null;
+  const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
+  emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
+  return tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
+}
+
+/**
  * Closes a question that can still be answered (PENDING, or an expired gate of a paused run: `from`), tells
  * subscribers, and marks its run RUNNING again once no other question of it waits. Returns the run and how
  * many questions were waiting (for addressing the resume), or null when the question was no longer open.
@@ -66,11 +84,8 @@ async function closeQuestion(
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt: Date; reply?: object },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<{ run: AgentRun; waiting: number } | null> {
-  const closed = await tx.agentQuestion.updateMany({ where: { id: question.id, status: { in: from } }, data });
-  if (closed.count === 0) return null;
-  const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
-  emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
-  const waiting = await tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
+  const waiting = await resolveQuestion(tx, emit, question, data, from);
+  if (waiting === null) return null;
   const run = await tx.agentRun.update({
     where: { id: question.runId },
     data: waiting === 0 ? { status: 'RUNNING' } : {},
@@ -83,14 +98,7 @@ async function closeQuestion(
  * drive starts, the checkpoint stays, and the question can still be answered (`isAnswerable`).
  */
 async function pauseOnExpiredGate(tx: Tx, emit: Emit, question: { id: string; runId: string }): Promise<void> {
-  const expired = await tx.agentQuestion.updateMany({
-    where: { id: question.id, status: 'PENDING' },
-    data: { status: 'EXPIRED' },
-  });
-  if (expired.count === 0) return;
-  const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
-  emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
-  const waiting = await tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
+  const waiting = await resolveQuestion(tx, emit, question, { status: 'EXPIRED' });
   if (waiting === 0)
     await tx.agentRun.updateMany({ where: { id: question.runId, status: 'WAITING' }, data: { status: 'PAUSED' } });
 }
