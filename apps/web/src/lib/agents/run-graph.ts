@@ -142,7 +142,7 @@ export function placeRun(drawing: GraphDrawing, path: Pick<RunPath, 'steps' | 'c
   const { graph } = drawing;
   const steps = path?.steps ?? [];
   const visits = new Map<string, number[]>();
-  steps.forEach((s, i) => visits.set(s.step, [...(visits.get(s.step) ?? []), i + 1]));
+  for (const [i, s] of steps.entries()) visits.set(s.step, [...(visits.get(s.step) ?? []), i + 1]);
   const finished = path !== null && path.current === null && steps.length > 0 && steps.at(-1)!.outcome === 'done';
   const hops: { source: string; target: string; traversal: Traversal }[] = steps.map((s, i) => ({
     source: i === 0 ? START : steps[i - 1]!.step,
