@@ -15,7 +15,7 @@ export {
   collectNodeContext,
   readNodeContext,
 } from './context/collect-node-context.ts';
-export { CONTEXT_LIMITS } from './context/context-limits.ts';
+export { CONTEXT_LIMITS, clip } from './context/context-limits.ts';
 export { contextView } from './context/context-view.ts';
 export { formatNodeContext } from './context/format-node-context.ts';
 export type {

@@ -1,4 +1,4 @@
-import { ERROR_FIELDS } from './fragments.ts';
+import { DECISION_FIELDS, ERROR_FIELDS } from './fragments.ts';
 import { graphql } from './graphql.ts';
 
 /** Every agent graph's topology, as the run view draws it. */
@@ -149,7 +149,10 @@ export const RESTORE_MAP = graphql(
   [ERROR_FIELDS],
 );
 
-/** A run's path so far: the steps it visited (rounds of a loop), their outcomes and the current step. */
+/**
+ * A run's path so far: the steps it visited (rounds of a loop), their outcomes, the current step, and each
+ * step's state (context used, answer, question and the person's reply, decisions).
+ */
 export const RUN_PATH = graphql(
   `
   query RunPath($runId: ID!) {
@@ -166,11 +169,26 @@ export const RUN_PATH = graphql(
           enteredAt
           outcome
           durationMs
+          context {
+            source
+            title
+            excerpt
+          }
+          answer
+          question
+          reply {
+            action
+            text
+            answeredAt
+          }
+          decisions {
+            ...DecisionFields
+          }
         }
       }
       ...ErrorFields
     }
   }
 `,
-  [ERROR_FIELDS],
+  [ERROR_FIELDS, DECISION_FIELDS],
 );

@@ -1,8 +1,66 @@
-import type { ReadDb } from '@thinkingmap/db';
-import { readHistoryEvents } from './history-events.ts';
+import { clip } from '@thinkingmap/agent-core';
+import type { Prisma, ReadDb } from '@thinkingmap/db';
+import { isGateQuestion } from '@thinkingmap/db/enums';
+import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
+import { decodePayload } from '../events/event-contracts.ts';
+import type { MapEvent, MapEventType } from '../events/map-event.ts';
+
+/**
+ * How much of a step's state `runPath` carries: a path is read often while a run is watched, so each text is
+ * cut (with an ellipsis) and each list capped, whatever the run wrote.
+ */
+export const STEP_STATE_LIMITS = {
+  /** The step's answer (the message it posted or the text it streamed). */
+  ANSWER_CHARS: 1200,
+  /** The question it asked the person, and the person's reply. */
+  QUESTION_CHARS: 400,
+  REPLY_CHARS: 600,
+  /** Context entries shown per step: the node's newest context items, then its newest messages. */
+  CONTEXT_ITEMS: 5,
+  CONTEXT_MESSAGES: 4,
+  CONTEXT_CHARS: 240,
+} as const;
+const L = STEP_STATE_LIMITS;
+
+/** The step that gathers a node's context for the agents after it (process-node); its time is their context's. */
+const CONTEXT_STEP = 'collectContext';
+
+/** Where a context entry comes from: one of the node's context items, or a message of its conversations. */
+export type StepContextSource = 'CONTEXT_ITEM' | 'MESSAGE';
+
+/** One thing the agent had in its context at a step, cut to {@link STEP_STATE_LIMITS}. */
+export interface StepContextEntry {
+  source: StepContextSource;
+  /** The context item's title, or the message's author (`USER`, `ASSISTANT`, `SYSTEM`). */
+  title: string;
+  excerpt: string;
+}
+
+/** What the person answered to a step's question. */
+export interface StepReply {
+  /** approve, reject, accept, revise, answer, confirm, correct, skip, stop, expired or other. */
+  action: string;
+  /** Their words (feedback, answer, correction, edited text), cut; null when the reply has none. */
+  text: string | null;
+  answeredAt: string | null;
+}
+
+/** What a step saw, decided, answered and was told, as far as the run's stored events and questions say. */
+export interface StepState {
+  /** Agent steps of a node's run: the node's context items and newest messages when its context was read. */
+  context: StepContextEntry[];
+  /** The message the step posted (the draft, the question…), or else the text it streamed; cut. */
+  answer: string | null;
+  /** The question it asked the person (a human step), cut. */
+  question: string | null;
+  /** The person's reply to that question; null while it waits (or when the step asked nothing). */
+  reply: StepReply | null;
+  /** The decisions the step recorded, as their DecisionRecorded events carry them. */
+  decisions: DecisionSnapshot[];
+}
 
 /** One visit of a run to a graph step, from its AgentStep events. */
-export interface PathStep {
+export interface PathStep extends StepState {
   step: string;
   /** 1 for the first visit of this step in the run, 2 for the second (a loop: another feedback round)… */
   round: number;
@@ -23,34 +81,205 @@ export interface RunPath {
   current: string | null;
 }
 
+/** The run whose path is read. */
+export interface PathRun {
+  id: string;
+  mapId: string;
+  nodeId: string | null;
+}
+
+type Json = Prisma.JsonValue;
+const text = (value: string, max: number) => clip(value, max).text;
+const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
+
+/** A reply (any of the graphs' reply schemas) in words: what the person did and what they wrote. */
+export function describeReply(reply: Json, answeredAt: Date | null, expired: boolean): StepReply {
+  const at = answeredAt?.toISOString() ?? null;
+  const r = (reply && typeof reply === 'object' && !Array.isArray(reply) ? reply : {}) as Record<string, unknown>;
+  const say = (action: string, words: string | null) => ({
+    action,
+    text: words === null ? null : text(words, L.REPLY_CHARS),
+    answeredAt: at,
+  });
+  if (expired || r.expired === true) return say('expired', null);
+  if (r.skipped === true) return say('skip', null);
+  const action = str(r.action);
+  if (action === 'reject' || action === 'revise') return say(action, str(r.feedback));
+  if (action === 'accept') return say('accept', str(r.conclusion));
+  if (action === 'approve') {
+    const list = Array.isArray(r.subQuestions) ? r.subQuestions : Array.isArray(r.tasks) ? r.tasks : null;
+    const names = list?.map((item) =>
+      str((item as Record<string, unknown>)?.question ?? (item as { name?: unknown })?.name),
+    );
+    return say('approve', names?.filter(Boolean).join('; ') || null);
+  }
+  if (action === 'stop') return say('stop', null);
+  if (str(r.answer)) return say('answer', str(r.answer));
+  if (str(r.correction)) return say('correct', str(r.correction));
+  if (r.confirm === true) {
+    const edits = r.edits && typeof r.edits === 'object' ? Object.values(r.edits).map(String) : [];
+    return say('confirm', edits.join('; ') || null);
+  }
+  return say('other', reply === null ? null : JSON.stringify(reply));
+}
+
+/** The run's own events (its steps, streamed text, posts, decisions, questions), oldest first. */
+async function runEvents(db: ReadDb, run: PathRun): Promise<MapEvent[]> {
+  const rows = await db.event.findMany({ where: { mapId: run.mapId, runId: run.id }, orderBy: { seq: 'asc' } });
+  return rows.map(
+    (row) =>
+      ({
+        type: row.type,
+        payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
+        mapId: row.mapId,
+        seq: row.seq,
+        createdAt: row.createdAt.toISOString(),
+      }) as MapEvent,
+  );
+}
+
 /**
- * Reads a run's path from its map's AgentStep events: each step entered, in order, with its outcome and
- * duration. A step the run re-enters after it was interrupted (LangGraph re-runs it on resume) is the same
- * visit; entering it again after it was done is a new round, so a feedback loop shows as rounds.
+ * The node's context items and messages as they were at each of `times` (newest entries, capped): read once
+ * from the node's rows, filtered by creation (and deletion) time. Items removed since are no longer stored.
  */
-export async function runPath(db: ReadDb, mapId: string, runId: string): Promise<RunPath> {
+async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map<number, StepContextEntry[]>> {
+  const latest = new Date(Math.max(...times.map((t) => t.getTime())));
+  const [items, messages] = await Promise.all([
+    db.contextItem.findMany({
+      where: { nodeId, createdAt: { lte: latest } },
+      orderBy: { createdAt: 'asc' },
+      select: { title: true, content: true, createdAt: true },
+    }),
+    db.message.findMany({
+      where: { conversation: { nodeId }, createdAt: { lte: latest } },
+      orderBy: { createdAt: 'asc' },
+      select: { role: true, content: true, createdAt: true, deletedAt: true },
+    }),
+  ]);
+  const byTime = new Map<number, StepContextEntry[]>();
+  for (const time of times) {
+    const at = time.getTime();
+    if (byTime.has(at)) continue;
+    const itemsThen = items.filter((i) => i.createdAt.getTime() <= at).slice(-L.CONTEXT_ITEMS);
+    const messagesThen = messages
+      .filter((m) => m.createdAt.getTime() <= at && (m.deletedAt === null || m.deletedAt.getTime() > at))
+      .slice(-L.CONTEXT_MESSAGES);
+    byTime.set(at, [
+      ...itemsThen.map((i) => ({
+        source: 'CONTEXT_ITEM' as const,
+        title: i.title,
+        excerpt: text(i.content, L.CONTEXT_CHARS),
+      })),
+      ...messagesThen.map((m) => ({
+        source: 'MESSAGE' as const,
+        title: m.role,
+        excerpt: text(m.content, L.CONTEXT_CHARS),
+      })),
+    ]);
+  }
+  return byTime;
+}
+
+/**
+ * Reads a run's path from its own events: each step entered, in order, with its outcome and duration. A step
+ * the run re-enters after it was interrupted (LangGraph re-runs it on resume) is the same visit; entering it
+ * again after it was done is a new round, so a feedback loop shows as rounds.
+ *
+ * Each visit carries its state, derived from what is already stored (nothing is written per step for it): the
+ * events the run wrote between entering the step and entering the next one give its decisions, the message it
+ * posted or the text it streamed (its answer) and the question it asked; the run's question rows give the
+ * person's reply; an agent step (`agentSteps`) of a node's run gets the node's context items and newest
+ * messages as of when its context was read (the run's last `collectContext` before it, else its own start).
+ * Everything is cut to {@link STEP_STATE_LIMITS}. Reads only the run's events (by the `[mapId, runId]`
+ * index), its questions, and the node's context items and messages: never the map's whole log.
+ */
+export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<string>): Promise<RunPath> {
+  const [events, questions] = await Promise.all([
+    runEvents(db, run),
+    db.agentQuestion.findMany({
+      where: { runId: run.id },
+      select: { id: true, kind: true, status: true, reply: true, answeredAt: true },
+    }),
+  ]);
   const steps: PathStep[] = [];
+  const streamed = new Map<PathStep, string>();
+  const asked = new Map<PathStep, string>();
   const rounds = new Map<string, number>();
   let graph: string | null = null;
-  for (const event of await readHistoryEvents(db, mapId)) {
-    if (event.type !== 'AgentStep' || event.payload.runId !== runId) continue;
-    const { step, phase, outcome, durationMs } = event.payload;
-    graph = event.payload.graph;
-    const last = steps.findLast((s) => s.step === step);
-    if (phase === 'ENTERED') {
-      if (last && last === steps.at(-1) && last.outcome === 'interrupted') {
-        last.outcome = null; // resumed
-        continue;
+  for (const event of events) {
+    const visit = steps.at(-1);
+    switch (event.type) {
+      case 'AgentStep': {
+        const { step, phase, outcome, durationMs } = event.payload;
+        graph = event.payload.graph;
+        const last = steps.findLast((s) => s.step === step);
+        if (phase === 'ENTERED') {
+          if (last && last === visit && last.outcome === 'interrupted') {
+            last.outcome = null; // resumed
+            continue;
+          }
+          const round = (rounds.get(step) ?? 0) + 1;
+          rounds.set(step, round);
+          steps.push({
+            step,
+            round,
+            enteredSeq: event.seq,
+            enteredAt: event.createdAt,
+            outcome: null,
+            durationMs: null,
+            context: [],
+            answer: null,
+            question: null,
+            reply: null,
+            decisions: [],
+          });
+        } else if (last) {
+          last.outcome = outcome;
+          last.durationMs = (last.durationMs ?? 0) + (durationMs ?? 0);
+        }
+        break;
       }
-      const round = (rounds.get(step) ?? 0) + 1;
-      rounds.set(step, round);
-      steps.push({ step, round, enteredSeq: event.seq, enteredAt: event.createdAt, outcome: null, durationMs: null });
-    } else if (last) {
-      last.outcome = outcome;
-      last.durationMs = (last.durationMs ?? 0) + (durationMs ?? 0);
+      case 'DecisionRecorded':
+        visit?.decisions.push(event.payload.decision);
+        break;
+      case 'MessagePosted':
+        if (visit && event.payload.message.role === 'ASSISTANT')
+          visit.answer = text(event.payload.message.content, L.ANSWER_CHARS);
+        break;
+      case 'AgentTokens':
+        if (visit) streamed.set(visit, (streamed.get(visit) ?? '') + event.payload.text);
+        break;
+      case 'AgentQuestion':
+        if (visit) {
+          visit.question = text(event.payload.question.question, L.QUESTION_CHARS);
+          asked.set(visit, event.payload.question.id);
+        }
+        break;
+    }
+  }
+  const replies = new Map(questions.map((q) => [q.id, q]));
+  for (const step of steps) {
+    const said = streamed.get(step);
+    if (step.answer === null && said) step.answer = text(said, L.ANSWER_CHARS);
+    const row = replies.get(asked.get(step) ?? '');
+    // An expired gate has no reply: it still waits for the person.
+    if (row && (row.status === 'ANSWERED' || (row.status === 'EXPIRED' && !isGateQuestion(row.kind))))
+      step.reply = describeReply(row.reply, row.answeredAt, row.status === 'EXPIRED');
+  }
+  if (run.nodeId) {
+    // An agent step's context is the node's as of the run's last context collection before it.
+    const contextTimes = new Map<PathStep, Date>();
+    let collected: Date | null = null;
+    for (const step of steps) {
+      if (step.step === CONTEXT_STEP) collected = new Date(step.enteredAt);
+      if (agentSteps.has(step.step)) contextTimes.set(step, collected ?? new Date(step.enteredAt));
+    }
+    if (contextTimes.size > 0) {
+      const byTime = await contextAt(db, run.nodeId, [...contextTimes.values()]);
+      for (const [step, time] of contextTimes) step.context = byTime.get(time.getTime()) ?? [];
     }
   }
   const tail = steps.at(-1);
   const current = tail && (tail.outcome === null || tail.outcome === 'interrupted') ? tail.step : null;
-  return { runId, graph, steps, current };
+  return { runId: run.id, graph, steps, current };
 }

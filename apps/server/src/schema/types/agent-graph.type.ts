@@ -6,7 +6,7 @@ import {
   TopologyNodeKind,
 } from '@thinkingmap/agent-core';
 import { NotFoundError } from '../../errors/domain-errors.ts';
-import { type PathStep, type RunPath, runPath } from '../../history/run-path.ts';
+import { type PathStep, type RunPath, runPath, type StepContextEntry, type StepReply } from '../../history/run-path.ts';
 import { assertMapAccess } from '../access.ts';
 import { builder } from '../builder.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
@@ -61,8 +61,40 @@ builder.queryField('agentGraphs', (t) =>
   }),
 );
 
+const StepContextSourceEnum = builder.enumType('StepContextSource', {
+  values: ['CONTEXT_ITEM', 'MESSAGE'] as const,
+  description: "CONTEXT_ITEM: one of the node's context items; MESSAGE: a message of its conversations.",
+});
+
+const StepContextRef = builder.objectRef<StepContextEntry>('RunStepContext').implement({
+  description: 'Something the agent had in its context at a step (cut to a few hundred characters).',
+  fields: (t) => ({
+    source: t.expose('source', { type: StepContextSourceEnum }),
+    title: t.exposeString('title', {
+      description: "The context item's title, or the message's author role (USER, ASSISTANT, SYSTEM).",
+    }),
+    excerpt: t.exposeString('excerpt'),
+  }),
+});
+
+const StepReplyRef = builder.objectRef<StepReply>('RunStepReply').implement({
+  description: "The person's reply to the question a step asked.",
+  fields: (t) => ({
+    action: t.exposeString('action', {
+      description: 'approve, reject, accept, revise, answer, confirm, correct, skip, stop, expired or other.',
+    }),
+    text: t.exposeString('text', {
+      nullable: true,
+      description: 'Their words (feedback, answer, correction, edited text), cut; null when the reply has none.',
+    }),
+    answeredAt: t.expose('answeredAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
 const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
-  description: "One visit of a run to a graph step; `round` 2 or more is a loop's next round.",
+  description:
+    "One visit of a run to a graph step, with its state; `round` 2 or more is a loop's next round. The state is " +
+    'derived from what the run stored (its events, decisions and questions), each text cut to a bound.',
   fields: (t) => ({
     step: t.exposeID('step', { description: 'The step (a node id of the graph in agentGraphs).' }),
     round: t.exposeInt('round'),
@@ -73,11 +105,34 @@ const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
       description: 'done, failed or interrupted; null while it runs.',
     }),
     durationMs: t.exposeInt('durationMs', { nullable: true }),
+    context: t.field({
+      type: [StepContextRef],
+      description:
+        "Agent steps of a node's run: the node's newest context items and messages when the run last read its " +
+        'context before the step (at most 5 items and 4 messages, 240 characters each). Empty for other steps.',
+      resolve: (step) => step.context,
+    }),
+    answer: t.exposeString('answer', {
+      nullable: true,
+      description: 'What the step wrote: the message it posted, else the text it streamed (at most 1,200 characters).',
+    }),
+    question: t.exposeString('question', { nullable: true, description: 'What the step asked the person.' }),
+    reply: t.field({
+      type: StepReplyRef,
+      nullable: true,
+      description: "The person's reply to that question; null while it waits or when nothing was asked.",
+      resolve: (step) => step.reply,
+    }),
+    decisions: t.field({
+      type: ['Decision' as never],
+      description: 'The decisions the step recorded, oldest first.',
+      resolve: (step) => step.decisions as never,
+    }),
   }),
 });
 
 const RunPathRef = builder.objectRef<RunPath>('RunPath').implement({
-  description: "A run's path through its graph so far, from its AgentStep events.",
+  description: "A run's path through its graph so far, from its own events.",
   fields: (t) => ({
     runId: t.exposeID('runId'),
     graph: t.exposeString('graph', { nullable: true }),
@@ -86,18 +141,30 @@ const RunPathRef = builder.objectRef<RunPath>('RunPath').implement({
   }),
 });
 
+/** The agent steps of every graph (their context is shown). */
+async function agentSteps(): Promise<Set<string>> {
+  topologies ??= agentGraphTopologies();
+  const graphs = await topologies;
+  return new Set(graphs.flatMap((g) => g.nodes.filter((n) => n.kind === TopologyNodeKind.AGENT).map((n) => n.id)));
+}
+
 builder.queryField('runPath', (t) =>
   t.field({
     type: RunPathRef,
-    description: "A run's path so far: each step with its round, outcome and duration, and the current step.",
+    description:
+      "A run's path so far: each step with its round, outcome, duration and state (context, answer, question, " +
+      "the person's reply, decisions), and the current step.",
     errors: { types: ACCESS_ERRORS },
     args: { runId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const runId = String(args.runId);
-      const run = await ctx.db.read.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
+      const run = await ctx.db.read.agentRun.findUnique({
+        where: { id: runId },
+        select: { id: true, mapId: true, nodeId: true },
+      });
       if (!run) throw new NotFoundError('AgentRun', runId);
       await assertMapAccess(ctx, run.mapId);
-      return runPath(ctx.db.read, run.mapId, runId);
+      return runPath(ctx.db.read, run, await agentSteps());
     },
   }),
 );

@@ -41,6 +41,8 @@ export class AgentActivity {
   questions = $state.raw<Record<string, OpenQuestion>>({});
   /** How many decisions were recorded on each node while the page was open (a decisions list reloads on it). */
   decisionsSeen = $state.raw<Record<string, number>>({});
+  /** How many events of each run arrived while the page was open (a run view reads its path again on it). */
+  runEventsSeen = $state.raw<Record<string, number>>({});
 
   /** Seeds from the API after loading the map (RUNS and PENDING_QUESTIONS). */
   seed(
@@ -101,6 +103,9 @@ export class AgentActivity {
 
   /** Applies one agent event. */
   apply(event: AgentEvent): void {
+    // Streamed text is shown as it comes (`text`); every other event of a run moves its path on.
+    if (event.__typename !== 'AgentTokens' && 'runId' in event && event.runId)
+      this.runEventsSeen = { ...this.runEventsSeen, [event.runId]: (this.runEventsSeen[event.runId] ?? 0) + 1 };
     switch (event.__typename) {
       case 'RunStarted':
         this.#put({

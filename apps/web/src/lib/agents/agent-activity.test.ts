@@ -51,6 +51,8 @@ describe('AgentActivity', () => {
       { __typename: 'RunFinished', runId: 'r1', nodeId: 'n1', run: { promptTokens: 0, completionTokens: 0 } },
     ]);
     expect(activity.activeRun('n1')).toBeUndefined();
+    // A run view reads the path again on each of the run's events (the started, both steps, the finish), not on text.
+    expect(activity.runEventsSeen).toEqual({ r1: 4 });
   });
 
   it('should hold a question until it is resolved, and mark the run as waiting', () => {

@@ -26,6 +26,8 @@ export class WorkspaceUi {
   outlineOpen = $state(false);
   /** What a narrow screen shows: the map or the outline. */
   narrowView = $state<'map' | 'outline'>('map');
+  /** The run whose view is open (its graph with the path it took), if any. */
+  runViewId = $state<string | null>(null);
   #seq = 0;
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
@@ -35,6 +37,11 @@ export class WorkspaceUi {
   /** Asks the canvas (and the outline) to show `id`, unfolding what hides it. */
   requestReveal(id: string): void {
     this.reveal = { id, seq: ++this.#seq };
+  }
+
+  /** Opens the view of a run: its graph with the path it took, live while it runs. */
+  openRun(runId: string): void {
+    this.runViewId = runId;
   }
 
   /** Opens or closes one card's conclusion. */
