@@ -1,5 +1,6 @@
 import {
   AgentError,
+  createCriticGraph,
   createDivergentGraph,
   createDivergentSkills,
   createProcessNodeGraph,
@@ -219,7 +220,9 @@ export class RunEngine {
               { ...agentDeps, skills: createDivergentSkills({ model, library: this.deps.knowledge }) },
               { checkpointer: durable },
             )
-          : createProcessNodeGraph(agentDeps, { checkpointer });
+          : run.agent === AgentGraph.CRITIC
+            ? createCriticGraph({ ...agentDeps, critic: store }, { checkpointer })
+            : createProcessNodeGraph(agentDeps, { checkpointer });
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
     try {
