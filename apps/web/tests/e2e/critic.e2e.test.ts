@@ -2,7 +2,7 @@ import { CREATE_MAP, CREATE_NODE, UPDATE_MAP } from '@thinkingmap/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { card, horizontalOverflow, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
@@ -60,9 +60,9 @@ describe.skipIf(!run)('critic review in the web workspace (Chromium, real server
     expect(await card(page, 'Where?').count()).toBe(1);
   });
 
-  it('should review in Chinese', async () => {
+  it('should review in Chinese on a phone, the panel within the screen', async () => {
     const mapId = await mapWith('要不要开一家面包店？', '开在哪里？');
-    const { page: zh } = await openPage(browser, 'zh-CN');
+    const { page: zh } = await openPage(browser, 'zh-CN', 'phone');
     page = zh;
     await zh.goto(`${server.origin}/maps/${mapId}`);
     await card(zh, '开在哪里？').waitFor();
@@ -71,6 +71,11 @@ describe.skipIf(!run)('critic review in the web workspace (Chromium, real server
     await panel.getByRole('button', { name: '审阅整张导图' }).click();
     const gap = panel.locator('[data-testid=critic-suggestion][data-kind=GAP]');
     await gap.waitFor();
+    expect(await horizontalOverflow(zh)).toBeLessThanOrEqual(0);
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(zh, 'critic-zh-phone');
     expect(await gap.textContent()).toContain('有遗漏');
     expect(await gap.textContent()).toContain('在“要不要开一家面包店？”下添加“谁来经营？”。');
     await gap.getByRole('button', { name: '采纳' }).click();
