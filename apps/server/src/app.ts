@@ -181,6 +181,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     maxQuestions: 3,
     heartbeatMs: RUN_HEARTBEAT_MS,
     maxMissedHeartbeats: 3,
+    checkpointWindow: 20,
     ...options.runSettings,
   };
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.

@@ -22,6 +22,8 @@ export const env = z
     TM_QUESTION_TTL_MINUTES: z.coerce.number().positive().default(30),
     /** Questions one run may ask the person. */
     TM_MAX_QUESTIONS: z.coerce.number().int().min(0).max(20).default(3),
+    /** Finished runs per map whose checkpoints are kept (their steps can be inspected); older ones are pruned. */
+    TM_RUN_CHECKPOINTS_KEPT: z.coerce.number().int().min(0).max(1000).default(20),
     TM_REQUIRE_TOKEN: z
       .enum(['0', '1', 'true', 'false'])
       .default('0')

@@ -25,7 +25,11 @@ const app = await buildApp({
   // Port 0 is a new port every start: no stable identity, so runs left behind wait for their lease.
   instanceId: env.TM_INSTANCE_ID ?? (env.PORT ? `${hostname()}:${env.HOST}:${env.PORT}` : undefined),
   knowledge: knowledge?.port,
-  runSettings: { questionTtlMs: env.TM_QUESTION_TTL_MINUTES * 60_000, maxQuestions: env.TM_MAX_QUESTIONS },
+  runSettings: {
+    questionTtlMs: env.TM_QUESTION_TTL_MINUTES * 60_000,
+    maxQuestions: env.TM_MAX_QUESTIONS,
+    checkpointWindow: env.TM_RUN_CHECKPOINTS_KEPT,
+  },
   log,
 });
 const url = await app.start(env.PORT, env.HOST);

@@ -19,8 +19,16 @@ describe('agentGraphs', () => {
 
   it('should return the topology of every compiled agent graph', async () => {
     const graphs = await call(client, AGENT_GRAPHS);
-    expect(graphs.map((g) => g.name).sort()).toEqual(['process-node', 'understand-problem']);
+    expect(graphs.map((g) => g.name).sort()).toEqual(['critic', 'process-node', 'understand-problem']);
     expect(graphs).toEqual(await agentGraphTopologies());
+    const critic = graphs.find((g) => g.name === 'critic')!;
+    expect(critic.nodes).toContainEqual({ id: 'reviewScope', kind: 'AGENT', interrupt: false });
+    expect(critic.edges).toContainEqual({
+      source: 'reviewScope',
+      target: '__end__',
+      conditional: true,
+      label: 'nothing',
+    });
     const processNode = graphs.find((g) => g.name === 'process-node')!;
     expect(processNode.nodes).toContainEqual({ id: 'reviewProposal', kind: 'HUMAN', interrupt: true });
     expect(processNode.nodes).toContainEqual({ id: 'recognizeIntent', kind: 'AGENT', interrupt: false });

@@ -51,6 +51,9 @@ export { CONSULTATION_LIMITS, type ConsultationDeps } from './graphs/consultatio
 export { CONSULTATION_GRAPH, createConsultationGraph } from './graphs/consultation/graph.ts';
 export { normalizeNotePath } from './graphs/consultation/note-path.ts';
 export type { ConsultationStateType } from './graphs/consultation/state.ts';
+export type { CriticDeps } from './graphs/critic/critic-deps.ts';
+export { CRITIC_GRAPH, createCriticGraph } from './graphs/critic/graph.ts';
+export * from './graphs/critic/schemas.ts';
 export type { DivergentDeps } from './graphs/divergent/divergent-deps.ts';
 export { DIVERGENT_GRAPH } from './graphs/divergent/divergent-graph-name.ts';
 export { createDivergentGraph } from './graphs/divergent/graph.ts';
@@ -130,6 +133,7 @@ export type {
   ConsultationStreamPort,
   NotesPort,
 } from './ports/consultation-store-port.ts';
+export type { CriticScope, CriticStorePort, ScopedNode, SuggestionInput } from './ports/critic-store-port.ts';
 export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
 export type {

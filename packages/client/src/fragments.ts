@@ -326,6 +326,20 @@ export const EVENT_FIELDS = graphql(
         ...DecisionFields
       }
     }
+    ... on SuggestionPosted {
+      runId
+      suggestion {
+        id
+        status
+      }
+    }
+    ... on SuggestionResolved {
+      runId
+      suggestion {
+        id
+        status
+      }
+    }
   }
 `,
   [

@@ -10,6 +10,7 @@ export {
 } from './api-result.ts';
 export * from './consultation-operations.ts';
 export { createThinkingMapClient, type ThinkingMapClient, type ThinkingMapClientOptions } from './create-client.ts';
+export * from './critic-operations.ts';
 export * from './dashboard-operations.ts';
 export * from './divergent-operations.ts';
 export * from './events.ts';

@@ -67,6 +67,8 @@ export const AgentGraph = {
   DIVERGENT: 'divergent',
   /** A consultation turn: the front agent answers, the planner plans and writes records and notes. */
   CONSULTATION: 'consultation',
+  /** Reviews a map or a subtree on request and posts what it finds as suggestions the person accepts or dismisses. */
+  CRITIC: 'critic',
 } as const;
 /** One of {@link AgentGraph}'s values. */
 export type AgentGraph = (typeof AgentGraph)[keyof typeof AgentGraph];

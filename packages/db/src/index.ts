@@ -10,6 +10,7 @@ export type {
   ConsultationRecord,
   ContextItem,
   Conversation,
+  CriticSuggestion,
   Decision,
   Dependency,
   Event,

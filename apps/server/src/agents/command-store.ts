@@ -4,6 +4,8 @@ import {
   type ConversationTail,
   type CreateDivergentNodeInput,
   type CreateNodeInput,
+  type CriticScope,
+  type CriticStorePort,
   countByRole,
   type DecisionInput,
   type DependencyRecord,
@@ -16,6 +18,7 @@ import {
   type NodeRecord,
   type PostMessageInput,
   type StorePort,
+  type SuggestionInput,
 } from '@thinkingmap/agent-core';
 import type { Database, Node, User } from '@thinkingmap/db';
 import { setConclusion } from '../commands/conclusion-commands.ts';
@@ -26,6 +29,7 @@ import { recordCompletionScore } from '../commands/divergent-commands.ts';
 import { updateMap } from '../commands/map-commands.ts';
 import { createNode, updateNode } from '../commands/node-commands.ts';
 import { parseNodeState, recordNodeState } from '../commands/node-state-commands.ts';
+import { postSuggestions, readCriticScope } from '../critic/suggestion-commands.ts';
 import { CycleError, DomainError, NotFoundError } from '../errors/domain-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -46,7 +50,7 @@ function asAgentError(error: unknown): unknown {
  * GraphQL mutations (validated, one transaction, sequenced events), acting as the map's owner. A write
  * with an idempotency key runs once; LangGraph re-running a step after a resume writes nothing twice.
  */
-export class CommandStore implements StorePort, DivergentStorePort {
+export class CommandStore implements StorePort, DivergentStorePort, CriticStorePort {
   readonly #neighbourhoods = new Map<string, { seq: number; hood: NodeNeighbourhood }>();
 
   constructor(
@@ -273,5 +277,15 @@ export class CommandStore implements StorePort, DivergentStorePort {
     } catch (error) {
       throw asAgentError(error);
     }
+  }
+
+  /** The critic's scope: the map and the subtree under `nodeId`, with node versions. */
+  async readScope(mapId: string, nodeId: string | null): Promise<CriticScope> {
+    return readCriticScope(this.deps.db, mapId, nodeId);
+  }
+
+  /** Posts a critic run's suggestions in one command on the run's map. */
+  async postSuggestions(runId: string, suggestions: SuggestionInput[], options: Idempotent = {}): Promise<string[]> {
+    return this.command(options.idempotencyKey, (ctx) => postSuggestions(ctx, this.deps.mapId, runId, suggestions));
   }
 }

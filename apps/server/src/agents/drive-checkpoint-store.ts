@@ -1,6 +1,6 @@
 import type { CheckpointQuery, CheckpointRow, CheckpointStorePort, CheckpointWriteRow } from '@thinkingmap/agent-core';
 import type { Tx } from '@thinkingmap/db';
-import { deleteThreadIn, putCheckpointIn, putWritesIn } from './prisma-checkpoint-store.ts';
+import { deleteThreadIn, putCheckpointIn, putWritesIn, toCheckpointData } from './prisma-checkpoint-store.ts';
 
 const checkpointKey = (r: { threadId: string; namespace: string; checkpointId: string }) =>
   JSON.stringify([r.threadId, r.namespace, r.checkpointId]);
@@ -83,6 +83,21 @@ export class DriveCheckpointStore implements CheckpointStorePort {
   async keepIn(tx: Tx): Promise<void> {
     for (const row of this.#checkpoints.values()) await putCheckpointIn(tx, row);
     await putWritesIn(tx, [...this.#writes.values()]);
+  }
+
+  /**
+   * Stores this drive's checkpoints for a run that ended and is kept for inspection, in two statements
+   * whatever the number of steps: its pending writes are not needed any more (each step's are in the next
+   * checkpoint), so they are dropped.
+   */
+  async keepFinishedIn(tx: Tx): Promise<void> {
+    const rows = [...this.#checkpoints.values()];
+    this.#writes.clear();
+    if (rows.length === 0) return;
+    await tx.checkpoint.deleteMany({
+      where: { threadId: rows[0]!.threadId, checkpointId: { in: rows.map((r) => r.checkpointId) } },
+    });
+    await tx.checkpoint.createMany({ data: rows.map(toCheckpointData) });
   }
 
   /** Drops what this drive wrote and deletes the thread's stored rows in the caller's transaction (a run that ended). */

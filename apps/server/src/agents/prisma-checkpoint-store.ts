@@ -21,15 +21,21 @@ const toWriteRow = (w: CheckpointWrite): CheckpointWriteRow => ({
   value: { type: w.valueType, data: w.valueData },
 });
 
+/** A checkpoint as a database row. */
+export const toCheckpointData = (row: CheckpointRow) => ({
+  threadId: row.threadId,
+  namespace: row.namespace,
+  checkpointId: row.checkpointId,
+  parentCheckpointId: row.parentCheckpointId,
+  checkpointType: row.checkpoint.type,
+  checkpointData: row.checkpoint.data,
+  metadataType: row.metadata.type,
+  metadataData: row.metadata.data,
+});
+
 /** Stores a checkpoint in the caller's transaction, replacing one with the same key. */
 export async function putCheckpointIn(tx: Tx, row: CheckpointRow): Promise<void> {
-  const data = {
-    parentCheckpointId: row.parentCheckpointId,
-    checkpointType: row.checkpoint.type,
-    checkpointData: row.checkpoint.data,
-    metadataType: row.metadata.type,
-    metadataData: row.metadata.data,
-  };
+  const { threadId: _t, namespace: _n, checkpointId: _c, ...data } = toCheckpointData(row);
   const key = { threadId: row.threadId, namespace: row.namespace, checkpointId: row.checkpointId };
   await tx.checkpoint.upsert({
     where: { threadId_namespace_checkpointId: key },
@@ -57,6 +63,49 @@ export async function putWritesIn(tx: Tx, rows: readonly CheckpointWriteRow[]): 
       await tx.checkpointWrite.upsert({ where, create: { ...key, ...data }, update: data });
     }
   }
+}
+
+/**
+ * Keeps the checkpoints of the last `window` finished (completed or failed) runs of a map and deletes those of
+ * older ones, in the caller's transaction. Each settle pushes at most one run out of the window, so looking at
+ * the next few beyond it is enough. Returns the threads pruned.
+ */
+export async function pruneFinishedIn(tx: Tx, mapId: string, window: number): Promise<string[]> {
+  const beyond = await tx.agentRun.findMany({
+    where: { mapId, status: { in: ['COMPLETED', 'FAILED'] } },
+    orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+    skip: window,
+    take: 10,
+    select: { threadId: true },
+  });
+  const threads = beyond.map((r) => r.threadId);
+  if (threads.length === 0) return [];
+  await tx.checkpointWrite.deleteMany({ where: { threadId: { in: threads } } });
+  await tx.checkpoint.deleteMany({ where: { threadId: { in: threads } } });
+  return threads;
+}
+
+/**
+ * The bytes runs hold in checkpoints and pending writes (serialized state and metadata): a map's runs, or
+ * the runs given by id. `runs` counts those that hold any.
+ */
+export async function checkpointBytesOf(
+  db: Database,
+  of: { mapId: string } | { runIds: string[] },
+): Promise<{ runs: number; bytes: number }> {
+  const where = 'mapId' in of ? { mapId: of.mapId } : { id: { in: of.runIds } };
+  const runs = await db.read.agentRun.findMany({ where, select: { threadId: true } });
+  const threadId = { in: runs.map((r) => r.threadId) };
+  const checkpoints = await db.read.checkpoint.findMany({
+    where: { threadId },
+    select: { threadId: true, checkpointData: true, metadataData: true },
+  });
+  const writes = await db.read.checkpointWrite.findMany({ where: { threadId }, select: { valueData: true } });
+  const size = (s: string) => Buffer.byteLength(s);
+  const bytes =
+    checkpoints.reduce((sum, c) => sum + size(c.checkpointData) + size(c.metadataData), 0) +
+    writes.reduce((sum, w) => sum + size(w.valueData), 0);
+  return { runs: new Set(checkpoints.map((c) => c.threadId)).size, bytes };
 }
 
 /** Deletes a thread's checkpoints and writes in the caller's transaction. */

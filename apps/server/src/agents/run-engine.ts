@@ -1,5 +1,6 @@
 import {
   AgentError,
+  createCriticGraph,
   createDivergentGraph,
   createDivergentSkills,
   createProcessNodeGraph,
@@ -56,6 +57,11 @@ export interface RunSettings {
    * its run fails with BUDGET_EXHAUSTED (default 60 s).
    */
   budgetWaitMs?: number;
+  /**
+   * Finished (completed or failed) runs per map whose checkpoints are kept, so their steps stay inspectable;
+   * the checkpoints of older ones are pruned when a run settles (default 20; 0 drops them at once).
+   */
+  checkpointWindow?: number;
 }
 
 /** What the run engine needs from the server. */
@@ -219,7 +225,9 @@ export class RunEngine {
               { ...agentDeps, skills: createDivergentSkills({ model, library: this.deps.knowledge }) },
               { checkpointer: durable },
             )
-          : createProcessNodeGraph(agentDeps, { checkpointer });
+          : run.agent === AgentGraph.CRITIC
+            ? createCriticGraph({ ...agentDeps, critic: store }, { checkpointer })
+            : createProcessNodeGraph(agentDeps, { checkpointer });
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
     try {
@@ -254,6 +262,7 @@ export class RunEngine {
       model.unsettled,
       checkpoints,
       settings.questionTtlMs,
+      settings.checkpointWindow ?? 0,
     );
     if (!settled) await this.#checkpoints.deleteThread(run.threadId);
   }

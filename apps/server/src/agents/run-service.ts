@@ -42,6 +42,8 @@ const startDivergentInput = z.object({
   reviewEachLevel: z.boolean().nullish(),
 });
 
+const startCriticInput = z.object({ mapId: id, nodeId: id.nullish() });
+
 /** Refuses a second run on a node that has one running or waiting. */
 async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
   const busy = await tx.agentRun.findFirst({
@@ -264,6 +266,24 @@ export class RunService {
       reviewEachLevel: parsed.reviewEachLevel ?? false,
     };
     const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input);
+    void this.engine.start(run, input);
+    return run;
+  }
+
+  /**
+   * Starts a critic review of a map, or of the subtree under `nodeId`: it posts what it finds as suggestions
+   * (see `criticSuggestions`) and changes nothing itself. The run belongs to the map, so it never holds a node.
+   */
+  async startCritic(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+    const parsed = parseInput(startCriticInput, raw);
+    const map = await ctx.db.read.map.findUnique({ where: { id: parsed.mapId }, select: { id: true } });
+    if (!map) throw new NotFoundError('Map', parsed.mapId);
+    if (parsed.nodeId) {
+      const node = await ctx.db.read.node.findUnique({ where: { id: parsed.nodeId }, select: { mapId: true } });
+      if (node?.mapId !== parsed.mapId) throw new NotFoundError('Node', parsed.nodeId);
+    }
+    const input = { mapId: parsed.mapId, scopeNodeId: parsed.nodeId ?? null };
+    const run = await this.#createRun(ctx, parsed.mapId, AgentGraph.CRITIC, null, input);
     void this.engine.start(run, input);
     return run;
   }

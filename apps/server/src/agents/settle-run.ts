@@ -4,6 +4,7 @@ import type { CommandContext } from '../commands/context.ts';
 import { type Emit, mutateMap } from '../commands/mutate-map.ts';
 import { NotFoundError } from '../errors/domain-errors.ts';
 import { toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
+import { pruneFinishedIn } from './prisma-checkpoint-store.ts';
 
 type Outcome<S extends RunOutcome['status']> = Extract<RunOutcome, { status: S }>;
 
@@ -55,6 +56,8 @@ export interface SettledCheckpoints {
   keepIn(tx: Tx): Promise<void>;
   /** A run that ended (or was cancelled) drops its thread's checkpoints: it can never resume. */
   dropIn(tx: Tx, threadId: string): Promise<void>;
+  /** A run that ended and stays inspectable (within the map's checkpoint window) keeps its checkpoints. */
+  keepFinishedIn(tx: Tx): Promise<void>;
 }
 
 /**
@@ -72,6 +75,8 @@ export async function settleRun(
   unsettled: ModelUsage,
   checkpoints: SettledCheckpoints,
   questionTtlMs: number,
+  /** Finished runs per map whose checkpoints are kept (0: a run that ends drops them). */
+  checkpointWindow = 0,
 ): Promise<boolean> {
   try {
     await mutateMap(ctx, run.mapId, async (tx, emit) => {
@@ -93,11 +98,15 @@ export async function settleRun(
       if (outcome.status === 'WAITING') {
         await storeQuestions(tx, emit, run, outcome, questionTtlMs);
         await checkpoints.keepIn(tx);
+      } else if (checkpointWindow > 0 && (outcome.status === 'COMPLETED' || outcome.status === 'FAILED')) {
+        await checkpoints.keepFinishedIn(tx);
       } else {
         await checkpoints.dropIn(tx, run.threadId);
       }
       const { status, data } = endOf(outcome);
       const updated = await tx.agentRun.update({ where: { id: run.id }, data: { ...tokens, ...data, status } });
+      if (checkpointWindow > 0 && (status === 'COMPLETED' || status === 'FAILED'))
+        await pruneFinishedIn(tx, run.mapId, checkpointWindow);
       if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(updated) } });
       if (outcome.status === 'FAILED' || outcome.status === 'CANCELLED') {
         const code = outcome.status === 'FAILED' ? outcome.code : 'CANCELLED';

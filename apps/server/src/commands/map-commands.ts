@@ -92,6 +92,12 @@ export async function deleteMap(ctx: CommandContext, raw: unknown): Promise<{ id
   const { id: mapId } = parseInput(z.object({ id }), raw);
   return mutateMap(ctx, mapId, async (tx, emit) => {
     emit({ type: 'MapDeleted', payload: { mapId } });
+    // Checkpoints are a run's private state, not rows of the map: the runs' go with it.
+    const threads = (await tx.agentRun.findMany({ where: { mapId }, select: { threadId: true } })).map(
+      (r) => r.threadId,
+    );
+    await tx.checkpointWrite.deleteMany({ where: { threadId: { in: threads } } });
+    await tx.checkpoint.deleteMany({ where: { threadId: { in: threads } } });
     await tx.map.delete({ where: { id: mapId } });
     return { id: mapId };
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { suggestionSnapshot } from '../critic/suggestion-snapshot.ts';
 import { decisionSnapshot } from './decision-snapshot.ts';
 import { DIVERGENT_EVENT_PAYLOADS as DIVERGENT } from './divergent-event-contracts.ts';
 import {
@@ -143,6 +144,10 @@ export const EVENT_CONTRACTS = {
       text: z.string().nullable(),
     }),
   ),
+  /** A critic run posted a suggestion for the person to accept or dismiss. */
+  SuggestionPosted: contract(1, z.object({ suggestion: suggestionSnapshot })),
+  /** The person accepted (its change was made in the same change) or dismissed a suggestion. */
+  SuggestionResolved: contract(1, z.object({ suggestion: suggestionSnapshot })),
   /** A piece of the front agent's reply as it is written. */
   ConsultationTokens: contract(1, z.object({ consultationId: z.string(), text: z.string() })),
 };

@@ -14,6 +14,7 @@ import './types/run.type.ts';
 import './types/agent-graph.type.ts';
 import './types/history.type.ts';
 import './types/decision.type.ts';
+import './types/critic.type.ts';
 import './types/viewer-questions.type.ts';
 import './types/dashboard.type.ts';
 import './types/divergent-session.type.ts';

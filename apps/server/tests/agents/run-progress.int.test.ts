@@ -61,7 +61,7 @@ const before = (lines: string[], a: string, b: string) => {
 describe.each(providers)('runs recording progress beside other commands on %s', (provider) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(provider, { runSettings: { questionTtlMs: 60_000 } });
+    server = await startTestServer(provider, { runSettings: { questionTtlMs: 60_000, checkpointWindow: 0 } });
   });
   afterAll(() => server?.close());
 
@@ -119,7 +119,7 @@ describe.each(providers)('runs recording progress beside other commands on %s', 
       before(lines, 'saveConclusion ENTERED', 'NodeConcluded');
       before(lines, 'NodeConcluded', 'saveConclusion LEFT done');
     }
-    // Ended runs keep no checkpoint.
+    // With no checkpoint window, ended runs keep no checkpoint (the window: checkpoint-window.int.test.ts).
     const threads = await server.db.read.agentRun.findMany({ where: { mapId }, select: { threadId: true } });
     expect(await server.db.read.checkpoint.count({ where: { threadId: { in: threads.map((t) => t.threadId) } } })).toBe(
       0,

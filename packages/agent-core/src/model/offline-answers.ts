@@ -165,6 +165,11 @@ const ANSWERS: Record<AgentName, (hint: OfflineHint) => unknown> = {
     const dimension = { score: 0, reason };
     return { completeness: dimension, intentMatch: dimension, quality: dimension };
   },
+  // Reviewing needs judgement: offline, the critic finds nothing rather than invent findings.
+  critic: (h) => ({
+    summary: h.language === 'zh' ? '离线时不审阅思维导图' : 'the map is not reviewed offline',
+    findings: [],
+  }),
 };
 
 /** Answers for schemas an agent asks besides its main one, by schema name. */

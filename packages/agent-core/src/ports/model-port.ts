@@ -20,6 +20,8 @@ export const AGENT_NAMES = [
   'front',
   'planner',
   'summarize',
+  /** The critic: reviews a map or a subtree for gaps, overlaps, contradictions and unsupported claims. */
+  'critic',
 ] as const;
 /** One of {@link AGENT_NAMES}. */
 export type AgentName = (typeof AGENT_NAMES)[number];

@@ -7,6 +7,7 @@ export {
 } from './http-knowledge-server.ts';
 export { InMemoryCheckpointStore } from './in-memory-checkpoint-store.ts';
 export { InMemoryConsultationStore } from './in-memory-consultation-store.ts';
+export { criticStore, InMemoryCriticStore } from './in-memory-critic-store.ts';
 export { InMemoryStore } from './in-memory-store.ts';
 export {
   type OpenAiServer,

@@ -181,6 +181,25 @@ const DecisionRecorded = builder.objectRef<EventOf<'DecisionRecorded'>>('Decisio
   }),
 });
 
+const suggestionEvent = <K extends 'SuggestionPosted' | 'SuggestionResolved'>(name: K, description: string) =>
+  builder.objectRef<EventOf<K>>(name).implement({
+    description,
+    interfaces: [SequencedEventRef],
+    fields: (t) => ({
+      runId: t.id({ resolve: (e) => e.payload.suggestion.runId }),
+      suggestion: t.field({ type: 'CriticSuggestion' as never, resolve: (e) => asRow(e.payload.suggestion) }),
+    }),
+  });
+
+const SuggestionPosted = suggestionEvent(
+  'SuggestionPosted',
+  'A critic run posted a suggestion (see criticSuggestions).',
+);
+const SuggestionResolved = suggestionEvent(
+  'SuggestionResolved',
+  'The person accepted a suggestion (its change is in the same change) or dismissed it.',
+);
+
 const StepPhase = builder.enumType('AgentStepPhase', { values: ['ENTERED', 'LEFT'] as const });
 
 const AgentStep = builder.objectRef<EventOf<'AgentStep'>>('AgentStep').implement({
@@ -277,6 +296,8 @@ const MEMBERS = {
   RunFailed,
   RunWaitingForDependencies,
   DecisionRecorded,
+  SuggestionPosted,
+  SuggestionResolved,
   ...divergentEventMembers(SequencedEventRef),
   ConsultationChanged,
   ConsultationTokens,

@@ -34,6 +34,10 @@ export const STEP_LABELS: Record<string, { en: string; zh: string }> = {
   closeLevel: { en: 'bringing the results together', zh: '汇总本轮结果' },
   evaluateCompletion: { en: 'judging how complete the answer is', zh: '评估完成度' },
   writeFinal: { en: 'writing the final document', zh: '撰写最终文档' },
+  // Critic review.
+  readScope: { en: 'reading the map to review', zh: '阅读要审阅的导图' },
+  reviewScope: { en: 'reviewing the map', zh: '审阅导图' },
+  postSuggestions: { en: 'posting its suggestions', zh: '提交修改建议' },
   // Consultation.
   initial_setup: { en: 'getting the consultation ready', zh: '准备咨询' },
   compress_context: { en: 'condensing the earlier conversation', zh: '压缩之前的对话' },

@@ -52,6 +52,33 @@ export function cafeScript(): Record<string, (prompt: string, call: number) => o
         '(extra draft)';
       return { kind: 'DECISION', conclusion: text, keyPoints: [text], confidence: 0.8 };
     },
+    // The critic finds a gap under the first question it reads and an overlap on the second, in the map's language.
+    critic_review: (prompt) => {
+      const zh = prompt.includes('审阅者');
+      const none = { goal: null, dependsOn: null };
+      return {
+        summary: zh ? '缺少人手问题。' : 'Staffing is missing.',
+        findings: [
+          {
+            kind: 'GAP',
+            nodes: ['n1'],
+            explanation: zh ? '没有人问谁来经营。' : 'Nobody asks who would run it.',
+            change: {
+              command: 'ADD_SUB_QUESTION',
+              node: 'n1',
+              question: zh ? '谁来经营？' : 'Who would run it?',
+              ...none,
+            },
+          },
+          {
+            kind: 'OVERLAP',
+            nodes: ['n2'],
+            explanation: zh ? '与根问题重复。' : 'It repeats the root question.',
+            change: { command: 'EDIT_QUESTION', node: 'n2', question: zh ? '在哪里开？' : 'Where exactly?', ...none },
+          },
+        ],
+      };
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import type { ProcessNodeStateType } from './state.ts';
 /** The agents of node processing. */
 export type NodeAgent = Exclude<
   AgentName,
-  'understand' | 'diverge' | 'skill' | 'evaluate' | 'front' | 'planner' | 'summarize'
+  'understand' | 'diverge' | 'skill' | 'evaluate' | 'front' | 'planner' | 'summarize' | 'critic'
 >;
 
 /**

@@ -1,12 +1,14 @@
+import type { CriticDeps } from '../critic/critic-deps.ts';
+import { CRITIC_GRAPH } from '../critic/critic-graph-name.ts';
+import { createCriticGraph } from '../critic/graph.ts';
 import { createProcessNodeGraph } from '../process-node/graph.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node/process-node-graph-name.ts';
-import type { AgentDeps } from '../shared/agent-deps.ts';
 import { createUnderstandProblemGraph } from '../understand-problem/graph.ts';
 import { UNDERSTAND_PROBLEM_GRAPH } from '../understand-problem/understand-problem-graph-name.ts';
 import { describeGraph, type GraphTopology } from './describe-graph.ts';
 
 /** Ports of a graph built only to be drawn: building never calls them, and running it would fail loudly. */
-const DRAWING_ONLY = new Proxy({} as AgentDeps, {
+const DRAWING_ONLY = new Proxy({} as CriticDeps, {
   get(_target, port) {
     if (port === 'knowledge' || port === 'maxQuestions' || port === 'maxExplorations') return undefined;
     return new Proxy(
@@ -24,6 +26,7 @@ const DRAWING_ONLY = new Proxy({} as AgentDeps, {
 export const AGENT_GRAPHS = {
   [UNDERSTAND_PROBLEM_GRAPH]: createUnderstandProblemGraph,
   [PROCESS_NODE_GRAPH]: createProcessNodeGraph,
+  [CRITIC_GRAPH]: createCriticGraph,
 } as const;
 
 /** The topology of every agent graph, read from the compiled graphs. */

@@ -1,5 +1,6 @@
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
+import { criticStore } from '../../testing/in-memory-critic-store.ts';
 import { InMemoryStore } from '../../testing/in-memory-store.ts';
 import { RecordingEvents } from '../../testing/recording-events.ts';
 import { ScriptedModel } from '../../testing/scripted-model.ts';
@@ -25,7 +26,13 @@ describe('describeGraph', () => {
     for (const topology of await agentGraphTopologies()) {
       const create = AGENT_GRAPHS[topology.name as keyof typeof AGENT_GRAPHS];
       expect(create).toBeDefined();
-      const runnable = { model: new ScriptedModel({}), store: new InMemoryStore(), events: new RecordingEvents() };
+      const store = new InMemoryStore();
+      const runnable = {
+        model: new ScriptedModel({}),
+        store,
+        events: new RecordingEvents(),
+        critic: criticStore(store),
+      };
       const drawn = await create(runnable).getGraphAsync();
       expect(topology.nodes.map((n) => n.id).sort()).toEqual(Object.keys(drawn.nodes).sort());
       expect(topology.edges.map((e) => `${e.source}->${e.target}:${e.conditional}`).sort()).toEqual(

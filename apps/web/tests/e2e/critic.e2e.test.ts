@@ -1,0 +1,84 @@
+import { CREATE_MAP, CREATE_NODE, UPDATE_MAP } from '@thinkingmap/client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './helpers/api.ts';
+import { card, horizontalOverflow, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { chromiumAvailable } from './helpers/chromium.ts';
+import { startWebServer, type WebServer } from './helpers/web-server.ts';
+
+const run = chromiumAvailable();
+
+describe.skipIf(!run)('critic review in the web workspace (Chromium, real server, scripted model)', () => {
+  let server: WebServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startWebServer();
+    browser = await launchBrowser();
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail' && page)
+      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function mapWith(root: string, child: string) {
+    const client = server.api.client;
+    const map = await call(client, CREATE_MAP, { input: { title: root } });
+    await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
+    const node = await call(client, CREATE_NODE, { input: { mapId: map.id, question: root } });
+    await call(client, CREATE_NODE, { input: { mapId: map.id, parentId: node.id, question: child } });
+    return map.id;
+  }
+
+  it('should review the map, apply an accepted suggestion and drop a dismissed one', async () => {
+    const mapId = await mapWith('Open a bakery?', 'Where?');
+    page = (await openPage(browser)).page;
+    await page.goto(`${server.origin}/maps/${mapId}`);
+    await card(page, 'Where?').waitFor();
+
+    await page.getByTestId('critic-toggle').click();
+    const panel = page.getByTestId('critic-panel');
+    await panel.getByRole('button', { name: 'Review the whole map' }).click();
+    const suggestions = panel.getByTestId('critic-suggestion');
+    await expect.poll(() => suggestions.count()).toBe(2);
+    const gap = panel.locator('[data-testid=critic-suggestion][data-kind=GAP]');
+    expect(await gap.textContent()).toContain('Add “Who would run it?” under “Open a bakery?”.');
+
+    await gap.getByRole('button', { name: 'Accept' }).click();
+    await card(page, 'Who would run it?').waitFor();
+    await expect.poll(() => suggestions.count()).toBe(1);
+    await panel
+      .locator('[data-testid=critic-suggestion][data-kind=OVERLAP]')
+      .getByRole('button', { name: 'Dismiss' })
+      .click();
+    await panel.getByText('No open suggestions.').waitFor();
+    expect(await card(page, 'Where?').count()).toBe(1);
+  });
+
+  it('should review in Chinese on a phone, the panel within the screen', async () => {
+    const mapId = await mapWith('要不要开一家面包店？', '开在哪里？');
+    const { page: zh } = await openPage(browser, 'zh-CN', 'phone');
+    page = zh;
+    await zh.goto(`${server.origin}/maps/${mapId}`);
+    await card(zh, '开在哪里？').waitFor();
+    await zh.getByTestId('critic-toggle').click();
+    const panel = zh.getByTestId('critic-panel');
+    await panel.getByRole('button', { name: '审阅整张导图' }).click();
+    const gap = panel.locator('[data-testid=critic-suggestion][data-kind=GAP]');
+    await gap.waitFor();
+    expect(await horizontalOverflow(zh)).toBeLessThanOrEqual(0);
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(zh, 'critic-zh-phone');
+    expect(await gap.textContent()).toContain('有遗漏');
+    expect(await gap.textContent()).toContain('在“要不要开一家面包店？”下添加“谁来经营？”。');
+    await gap.getByRole('button', { name: '采纳' }).click();
+    await card(zh, '谁来经营？').waitFor();
+  });
+});
