@@ -266,16 +266,21 @@ export class MapResponseCache {
     }
     const accepted = header(req, 'accept-encoding');
     const compressible = entry.body.length > 1024;
-    const variant =
-      compressible && /\bbr\b/.test(accepted)
-        ? (entry.br ??= this.#variant(
-            entry,
-            brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-            'br',
-          ))
-        : compressible && /\bgzip\b/.test(accepted)
-          ? (entry.gzip ??= this.#variant(entry, gzipSync(entry.body), 'gzip'))
-          : (entry.identity ??= this.#variant(entry, entry.body, undefined));
+    let variant: Variant;
+    if (compressible && /\bbr\b/.test(accepted)) {
+      entry.br ??= this.#variant(
+        entry,
+        brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+        'br',
+      );
+      variant = entry.br;
+    } else if (compressible && /\bgzip\b/.test(accepted)) {
+      entry.gzip ??= this.#variant(entry, gzipSync(entry.body), 'gzip');
+      variant = entry.gzip;
+    } else {
+      entry.identity ??= this.#variant(entry, entry.body, undefined);
+      variant = entry.identity;
+    }
     res.writeHead(entry.status, variant.headers);
     res.end(variant.body);
   }
