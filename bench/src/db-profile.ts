@@ -101,5 +101,5 @@ export function profileDatabase(
       profile.writes.set(kind, row);
     }
   };
-  return { db: { provider: db.provider, read, write, close: () => db.close() }, profile };
+  return { db: { provider: db.provider, read, write, mapVersion: db.mapVersion, close: () => db.close() }, profile };
 }

@@ -1,6 +1,12 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
+import {
+  CREATE_API_TOKEN,
+  createThinkingMapClient,
+  DELETE_MAP,
+  REVOKE_API_TOKEN,
+  type ThinkingMapClient,
+} from '@thinkingmap/client';
 import type { Database } from '@thinkingmap/db';
 import { createTestDatabase, type TestDatabase, testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +14,7 @@ import WebSocket from 'ws';
 import { type App, buildApp } from '../src/app.ts';
 import { createUserWithToken } from '../src/auth/tokens.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
+import { call } from './helpers/test-server.ts';
 
 const providers = await testProviders();
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -39,8 +46,9 @@ function post(url: string, body: object, headers: Record<string, string>): Promi
 }
 
 type ReadResult = {
+  errors?: { extensions?: { code?: string } }[];
   data: {
-    map?: { lastSeq: number; nodes: { question: string }[] };
+    map?: { __typename?: string; code?: string; lastSeq: number; nodes: { question: string }[] };
     theMap?: { lastSeq: number; nodes: { question: string }[] };
   };
 };
@@ -111,6 +119,9 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
       const after = (await read(b, alice.token, mapId)).json().data.map!;
       expect(after.lastSeq).toBeGreaterThan(before.lastSeq);
       expect(after.nodes.map((n) => n.question)).toContain(`child ${i}`);
+      // Concurrent reads (which share one read of the map's row) all see it too.
+      const burst = await Promise.all(Array.from({ length: 6 }, () => read(b, alice.token, mapId)));
+      for (const response of burst) expect(response.json().data.map).toEqual(after);
       // And on the writer's own instance, with another spelling of the read.
       const own = await post(
         `${a.url()}/graphql`,
@@ -183,5 +194,59 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     expect(Number(br.headers['content-length'])).toBe(br.body.length);
     expect(String(br.headers.vary)).toContain('Accept-Encoding');
+  });
+
+  /** How many map reads an instance answered from its stored answers, by outcome. */
+  const served = async (app: App, outcome: 'hit' | 'not_modified' | 'computed') =>
+    Number(
+      new RegExp(`thinkingmap_graphql_stored_answers_total\\{outcome="${outcome}"\\} (\\d+)`).exec(
+        await app.metrics.text(),
+      )?.[1] ?? 0,
+    );
+
+  it('should stop answering a deleted map from its stored answer, on both instances', async () => {
+    const [a, b] = apps as [App, App];
+    const mapId = await createMap(clients[0]!.client, 'Soon gone');
+    await createNode(clients[0]!.client, mapId, 'a question about to vanish');
+    for (const app of apps) {
+      await read(app, alice.token, mapId);
+      const hits = await served(app, 'hit');
+      expect((await read(app, alice.token, mapId)).body.toString()).toContain('a question about to vanish');
+      expect(await served(app, 'hit')).toBe(hits + 1);
+    }
+    expect(await call(clients[0]!.client, DELETE_MAP, { id: mapId })).toMatchObject({ id: mapId });
+    for (const app of [b, a]) {
+      const gone = await read(app, alice.token, mapId);
+      expect(gone.body.toString()).not.toContain('a question about to vanish');
+      expect(gone.json().data.map).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND' });
+      expect(gone.headers.etag).toBeUndefined();
+    }
+  });
+
+  it('should refuse a revoked token at once, though its answers were stored, on both instances', async () => {
+    const [a, b] = apps as [App, App];
+    const writer = clients[0]!.client;
+    const mapId = await createMap(writer, 'Read by a wall screen');
+    await createNode(writer, mapId, 'what the screen shows');
+    const { token, apiToken } = await call(writer, CREATE_API_TOKEN, { label: 'screen', scope: 'READ_ONLY' });
+    for (const app of apps) {
+      const first = await read(app, token, mapId);
+      expect(first.body.toString()).toContain('what the screen shows');
+      // Stored for this token's viewer and scope: the next read is a stored answer.
+      const hits = await served(app, 'hit');
+      expect((await read(app, token, mapId)).headers.etag).toBe(first.headers.etag);
+      expect(await served(app, 'hit')).toBe(hits + 1);
+    }
+    // Revoked through instance a: refused there at once…
+    expect(await call(writer, REVOKE_API_TOKEN, { id: apiToken.id })).toMatchObject({ active: false });
+    const refused = await read(a, token, mapId);
+    expect(refused.status).toBe(401);
+    expect(refused.body.toString()).not.toContain('what the screen shows');
+    expect(refused.json().errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    // …and on b as soon as the revocation arrives over Redis, and from then on.
+    await expect.poll(async () => (await read(b, token, mapId)).status).toBe(401);
+    expect((await read(b, token, mapId)).body.toString()).not.toContain('what the screen shows');
+    // Alice's own token still reads the map.
+    expect((await read(b, alice.token, mapId)).body.toString()).toContain('what the screen shows');
   });
 });

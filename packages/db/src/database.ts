@@ -45,8 +45,81 @@ export interface Database {
    * SQLITE_BUSY at commit); on PostgreSQL they run concurrently and are retried on serialization failures.
    */
   readonly write: WriteQueue['write'];
+  /**
+   * The row facts a stored answer of a map read depends on, read without the ORM (see {@link MapVersion}); null
+   * when the map does not exist. Sees every committed write, like {@link Database.read}.
+   */
+  readonly mapVersion: (mapId: string) => Promise<MapVersion | null>;
   /** Closes the client and its connections. */
   close(): Promise<void>;
+}
+
+/**
+ * A map row's owner and the columns that change whenever anything readable of the map changes: `lastSeq` (bumped
+ * by every change in the change's transaction), `tokensUsed` (the budget ledger, which changes it without an
+ * event) and `updatedAt` (as the database stores it, a string: only compared for equality).
+ */
+export interface MapVersion {
+  ownerId: string;
+  lastSeq: number;
+  tokensUsed: number;
+  updatedAt: string;
+}
+
+/** The lean map-version read of one provider, and how to release what it holds. */
+interface MapVersionProbe {
+  read(mapId: string): Promise<MapVersion | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * The probe on SQLite: a prepared statement on a connection of its own to the same file. In WAL mode a reader
+ * never waits for the writer and each statement sees everything committed before it started. About as costly as a
+ * `Map` lookup by key can be (microseconds), where the same read through Prisma costs a query plan and several
+ * asynchronous hops.
+ */
+function sqliteProbe(file: string): MapVersionProbe {
+  const raw = new Sqlite(file, { timeout: 10_000 });
+  raw.pragma('query_only = ON');
+  const statement = raw.prepare<[string], MapVersion>(
+    'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt" FROM "Map" WHERE "id" = ?',
+  );
+  return {
+    read: async (mapId) => {
+      const row = statement.get(mapId);
+      return row ? { ...row, updatedAt: String(row.updatedAt) } : null;
+    },
+    close: async () => void raw.close(),
+  };
+}
+
+/** The probe through Prisma, where no second connection can see the same data (an in-memory database). */
+function prismaProbe(prisma: Db): MapVersionProbe {
+  return {
+    read: async (mapId) => {
+      const row = await prisma.map.findUnique({
+        where: { id: mapId },
+        select: { ownerId: true, lastSeq: true, tokensUsed: true, updatedAt: true },
+      });
+      return row ? { ...row, updatedAt: row.updatedAt.toISOString() } : null;
+    },
+    close: async () => {},
+  };
+}
+
+/** The probe on PostgreSQL: a named (prepared once per connection) statement on Prisma's own pool. */
+function postgresProbe(pool: pg.Pool): MapVersionProbe {
+  return {
+    read: async (mapId) => {
+      const result = await pool.query<MapVersion>({
+        name: 'thinkingmap_map_version',
+        text: 'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt"::text AS "updatedAt" FROM "Map" WHERE "id" = $1',
+        values: [mapId],
+      });
+      return result.rows[0] ?? null;
+    },
+    close: () => pool.end(),
+  };
 }
 
 /** Options for {@link openDatabase}. */
@@ -59,7 +132,7 @@ export interface OpenDatabaseOptions {
   log?: (message: string) => void;
 }
 
-function openSqlite(file: string, log: (message: string) => void): Db {
+function openSqlite(file: string, log: (message: string) => void): { prisma: Db; probe: MapVersionProbe } {
   const raw = new Sqlite(file);
   try {
     raw.pragma('journal_mode = WAL');
@@ -69,10 +142,15 @@ function openSqlite(file: string, log: (message: string) => void): Db {
     raw.close();
   }
   const adapter = new PrismaBetterSqlite3({ url: file, timeout: 10_000 });
-  return new SqliteClient({ adapter });
+  const prisma = new SqliteClient({ adapter });
+  return { prisma, probe: file === ':memory:' ? prismaProbe(prisma) : sqliteProbe(file) };
 }
 
-async function openPostgres(url: string, poolSize: number, log: (message: string) => void): Promise<Db> {
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  log: (message: string) => void,
+): Promise<{ prisma: Db; probe: MapVersionProbe }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -81,15 +159,17 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
   } finally {
     await client.end();
   }
-  const adapter = new PrismaPg({
+  // One pool for Prisma and the map-version probe; closed after Prisma lets it go.
+  const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
+  const adapter = new PrismaPg(pool);
   // Both generated clients expose the same model API; the SQLite one is the type of record.
-  return new PostgresClient({ adapter }) as unknown as Db;
+  return { prisma: new PostgresClient({ adapter }) as unknown as Db, probe: postgresProbe(pool) };
 }
 
 /**
@@ -99,7 +179,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const prisma =
+  const { prisma, probe } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
@@ -108,9 +188,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     provider: target.provider,
     read: prisma,
     write: queue.write,
+    mapVersion: probe.read,
     async close() {
       await queue.drain();
       await prisma.$disconnect();
+      await probe.close();
     },
   };
 }

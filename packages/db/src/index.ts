@@ -23,6 +23,7 @@ export type {
 export {
   type Database,
   type Db,
+  type MapVersion,
   type OpenDatabaseOptions,
   openDatabase,
   type ReadDb,

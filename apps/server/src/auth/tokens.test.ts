@@ -36,7 +36,23 @@ describe.each(providers)('token resolver on %s', (provider) => {
     expect((await tokens.resolve(token))?.tokenId).toBe(row.id);
     await db.write((tx) => tx.apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
     tokens.forget(row.id);
+    // Forgotten: only the database can tell now, so peeking says nothing (the request takes the waiting path).
+    expect(tokens.peek(token)).toBeUndefined();
     expect(await tokens.resolve(token)).toBeNull();
+    expect(tokens.peek(token)).toBeNull();
+  });
+
+  it('should answer a peek from its cache only, with the same access and expiry as a resolve', async () => {
+    const { db } = database;
+    const { user } = await createUserWithToken(db, 'margaret');
+    const expiresAt = new Date(Date.now() + 60_000);
+    const { token } = await issueToken(db, user.id, { scope: 'READ_ONLY', expiresAt });
+    const tokens = createTokenResolver(db.read, { ttlMs: 600_000 });
+    expect(tokens.peek(token)).toBeUndefined();
+    const resolved = await tokens.resolve(token);
+    expect(tokens.peek(token)).toEqual(resolved);
+    expect(tokens.peek(token, new Date(expiresAt.getTime() + 1))).toBeNull();
+    expect(tokens.peek(newToken())).toBeUndefined();
   });
 
   it('should refuse a token from the moment it expires, even from its cache', async () => {

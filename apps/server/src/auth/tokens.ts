@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type ApiToken, type Database, type ReadDb, TokenScope, type User } from '@thinkingmap/db';
 import { LRUCache } from 'lru-cache';
 import type { Access } from './access.ts';
 
 /** Hashes a bearer token; only hashes are stored. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Creates a new random token (prefixed so it is recognisable in logs and config files). */
@@ -82,6 +82,11 @@ export interface TokenCacheOptions {
 export interface TokenResolver {
   /** The token's access, or null when it is unknown, revoked or expired. */
   resolve(token: string, now?: Date): Promise<Access | null>;
+  /**
+   * The same answer without waiting, from what is cached (fresh, not forgotten); undefined when only the database
+   * can tell.
+   */
+  peek(token: string, now?: Date): Access | null | undefined;
   /** Drops a token from the cache (it was revoked): the next request reads the database. */
   forget(tokenId: string): void;
   /** Drops everything (revocations may have been missed, e.g. while Redis was away). */
@@ -103,11 +108,16 @@ export function createTokenResolver(db: ReadDb, options: TokenCacheOptions = {})
       row: await db.apiToken.findUnique({ where: { tokenHash: hash }, include: { user: true } }),
     }),
   });
+  const accessOf = (cached: CachedToken | undefined, now: Date): Access | null => {
+    const row = cached?.row;
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+    return { viewer: row.user, tokenId: row.id, scope: row.scope, expiresAt: row.expiresAt };
+  };
   return {
-    async resolve(token, now = new Date()) {
-      const row = (await cache.fetch(hashToken(token)))?.row;
-      if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
-      return { viewer: row.user, tokenId: row.id, scope: row.scope, expiresAt: row.expiresAt };
+    resolve: async (token, now = new Date()) => accessOf(await cache.fetch(hashToken(token)), now),
+    peek(token, now = new Date()) {
+      const cached = cache.get(hashToken(token));
+      return cached === undefined ? undefined : accessOf(cached, now);
     },
     forget(tokenId) {
       for (const [hash, value] of cache.entries()) if (value.row?.id === tokenId) cache.delete(hash);

@@ -2,6 +2,7 @@ import type { Database } from '@thinkingmap/db';
 import { QuestionStatus, RunStatus } from '@thinkingmap/db/enums';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { MapEvent } from '../events/map-event.ts';
+import type { StoredAnswerOutcome } from '../read-cache/map-response-cache.ts';
 
 /** How a subscription reaches its client. */
 export type SubscriptionTransport = 'ws' | 'sse';
@@ -68,6 +69,19 @@ export class ServerMetrics {
     buckets: WAIT_BUCKETS,
     registers: [this.registry],
   });
+  readonly storedAnswers = new Counter({
+    name: 'thinkingmap_graphql_stored_answers_total',
+    help: 'Map reads answered by the response cache, by outcome: hit (stored bytes sent) and not_modified (304) never reach Yoga (so are not in graphql_envelop_*); computed ones were answered by Yoga, then stored.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly #storedAnswerOutcomes = {
+    hit: this.storedAnswers.labels('hit'),
+    not_modified: this.storedAnswers.labels('not_modified'),
+    computed: this.storedAnswers.labels('computed'),
+  };
+  /** Counts one map read answered by the response cache (bound: passed as a callback). */
+  readonly storedAnswer = (outcome: StoredAnswerOutcome) => this.#storedAnswerOutcomes[outcome].inc();
   readonly #db: Database;
   readonly #logError: (error: unknown) => void;
 

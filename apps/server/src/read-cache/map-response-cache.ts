@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Database } from '@thinkingmap/db';
+import type { Database, MapVersion } from '@thinkingmap/db';
 import { type DocumentNode, Kind, type OperationDefinitionNode, parse, print } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Access } from '../auth/access.ts';
@@ -13,21 +13,45 @@ interface MapRead {
   id: { literal: string } | { variable: string };
 }
 
+/** How a stored answer is sent, per encoding: the body and its complete headers, made on first demand. */
+interface Variant {
+  body: Buffer;
+  headers: Record<string, string | number>;
+}
+
 /** A stored answer, with its compressed forms made on first demand. */
 interface Entry {
   etag: string;
   status: number;
+  /** The ordinary path's headers, without length and encoding. */
   headers: Record<string, string>;
   body: Buffer;
-  gzip?: Buffer;
-  br?: Buffer;
+  identity?: Variant;
+  gzip?: Variant;
+  br?: Variant;
 }
+
+/** A request body known to be a map read: what its stored answers are keyed by besides the viewer and the map. */
+interface KnownRequest {
+  mapId: string;
+  /** Operation name, variables and normalised document, joined. */
+  key: string;
+}
+
+/** How a request was answered, for metrics. */
+export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 
 /** What a cacheable request needs from the server: who asks, and the full answer when nothing is cached. */
 export interface MapResponseCacheOptions {
-  db: Database;
-  /** Resolves the request's bearer token (throws when refused: the request then takes the ordinary path). */
-  access(req: IncomingMessage): Promise<Access>;
+  /** The lean read of a map's owner and versions (`Database.mapVersion`). */
+  db: Pick<Database, 'mapVersion'>;
+  /**
+   * Resolves the request's bearer token: at once when the token cache knows it, else a promise. Throws (or
+   * rejects) when refused: the request then takes the ordinary path, which answers the refusal.
+   */
+  access(req: IncomingMessage): Access | Promise<Access>;
+  /** Called once per map read answered here. */
+  onServed?: (outcome: StoredAnswerOutcome) => void;
   /** Bytes of answers kept (64 MB), least recently used out. */
   maxBytes?: number;
 }
@@ -71,15 +95,29 @@ const header = (req: IncomingMessage, name: string) => {
   return (Array.isArray(value) ? value.join(',') : value) ?? '';
 };
 
+const VARY = 'Accept, Accept-Encoding, Authorization, Origin';
+/** Private (per viewer) and revalidated on every use: the map may change at any time. */
+const CACHE_CONTROL = 'private, no-cache';
+/** Request bodies remembered as map reads (or not), by their text; larger bodies are parsed every time. */
+const KNOWN_BODIES_BYTES = 4 * 1024 * 1024;
+const KNOWN_BODY_MAX = 64 * 1024;
+
 /**
- * Serves repeated reads of a map (`query { map(id) { … } }`) from stored bytes, at the speed of a handler
- * returning JSON from memory. Each request still reads the map's row — `lastSeq` (bumped by every change in the
- * change's transaction), `tokensUsed` (the budget ledger changes it without an event) and `updatedAt` — and the
- * answer is keyed by (normalised document, operation name, variables, viewer and scope, that row's versions, and
- * the headers the answer depends on: Accept, Origin). So an answer never lags the `lastSeq` the request read, on
- * any instance, without any message between instances; an answer is only ever served to the viewer it was made
- * for. Errors are never stored. Each answer has an ETag (a hash of its key): a matching `If-None-Match` gets 304;
- * gzip or Brotli when the client accepts it, compressed once per answer.
+ * Serves repeated reads of a map (`query { map(id) { … } }`) from stored bytes, before Yoga, at close to the speed of
+ * a handler returning JSON from memory. Each request still reads the map's row — `lastSeq` (bumped by every change in
+ * the change's transaction), `tokensUsed` (the budget ledger changes it without an event), `updatedAt` and its owner —
+ * through `Database.mapVersion` (a prepared statement, not the ORM), and the answer is keyed by (normalised document,
+ * operation name, variables, viewer and scope, that row's versions, and the headers the answer depends on: Accept,
+ * Origin). So an answer never lags the `lastSeq` the request read, on any instance, without any message between
+ * instances; an answer is only ever served to the viewer it was made for, and only while that viewer owns the map.
+ * Anything else — a refused or unknown token, an unknown map or another owner's, an answer not stored yet — takes the
+ * ordinary path (Yoga), whose answers are stored only when complete (errors never are). Each answer has an ETag (a
+ * hash of its key): a matching `If-None-Match` gets 304; gzip or Brotli when the client accepts it, compressed once
+ * per answer.
+ *
+ * What a stored answer costs: the body's text is looked up (a known map read is parsed once), the token in the token
+ * cache (a hash and a lookup), the map's row by its key, the answer by its key, and the stored bytes and headers are
+ * written.
  *
  * Why not `@graphql-yoga/plugin-response-cache`: it runs inside Yoga's pipeline (context, envelop hooks) and
  * stores results as objects serialised again for every hit — a 200 KB answer's `JSON.stringify` alone costs more
@@ -89,13 +127,20 @@ const header = (req: IncomingMessage, name: string) => {
 export class MapResponseCache {
   readonly #options: MapResponseCacheOptions;
   readonly #documents = new LRUCache<string, MapRead | false>({ max: 500 });
+  readonly #bodies = new LRUCache<string, KnownRequest | false>({
+    maxSize: KNOWN_BODIES_BYTES,
+    sizeCalculation: (_value, body) => body.length + 64,
+  });
   readonly #entries: LRUCache<string, Entry>;
+  /** Map-row reads not started yet, by map id: requests that arrive before one starts share it. */
+  readonly #pendingVersions = new Map<string, Promise<MapVersion | null>>();
 
   constructor(options: MapResponseCacheOptions) {
     this.#options = options;
     this.#entries = new LRUCache({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry) => entry.body.length + (entry.gzip?.length ?? 0) + (entry.br?.length ?? 0) + 1024,
+      sizeCalculation: (entry) =>
+        entry.body.length + (entry.gzip?.body.length ?? 0) + (entry.br?.body.length ?? 0) + 1024,
     });
   }
 
@@ -113,6 +158,32 @@ export class MapResponseCache {
     return read;
   }
 
+  /** The map read a request body is, or null (not JSON, not a map read, no map id). */
+  #request(text: string): KnownRequest | null {
+    const known = this.#bodies.get(text);
+    if (known !== undefined) return known || null;
+    const request = this.#parseRequest(text);
+    if (text.length <= KNOWN_BODY_MAX) this.#bodies.set(text, request ?? false);
+    return request;
+  }
+
+  #parseRequest(text: string): KnownRequest | null {
+    let params: { query?: unknown; variables?: unknown; operationName?: unknown };
+    try {
+      params = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    if (typeof params?.query !== 'string') return null;
+    const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
+    const read = this.#mapRead(params.query, operationName);
+    if (!read) return null;
+    const variables = (params.variables ?? {}) as Record<string, unknown>;
+    const mapId = 'literal' in read.id ? read.id.literal : variables[read.id.variable];
+    if (typeof mapId !== 'string') return null;
+    return { mapId, key: [operationName ?? '', JSON.stringify(variables), read.normalised].join('\n') };
+  }
+
   /**
    * Answers `req` (a POST whose JSON `body` was read) when it is a map read: from the store, or by `compute`
    * (the ordinary path) and stored. Returns false, having written nothing, for anything else.
@@ -123,45 +194,20 @@ export class MapResponseCache {
     body: Buffer,
     compute: () => Promise<ComputedResponse>,
   ): Promise<boolean> {
-    let params: { query?: unknown; variables?: unknown; operationName?: unknown };
-    try {
-      params = JSON.parse(body.toString('utf8'));
-    } catch {
-      return false;
-    }
-    if (typeof params?.query !== 'string') return false;
-    const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-    const read = this.#mapRead(params.query, operationName);
-    if (!read) return false;
-    const variables = (params.variables ?? {}) as Record<string, unknown>;
-    const mapId = 'literal' in read.id ? read.id.literal : variables[read.id.variable];
-    if (typeof mapId !== 'string') return false;
+    const request = this.#request(body.toString('utf8'));
+    if (!request) return false;
     let access: Access;
     try {
       access = await this.#options.access(req);
     } catch {
       return false;
     }
-    const map = await this.#options.db.read.map.findUnique({
-      where: { id: mapId },
-      select: { ownerId: true, lastSeq: true, tokensUsed: true, updatedAt: true },
-    });
+    const map = await this.#version(request.mapId);
     // Refusals and unknown maps take the ordinary path (their errors are never stored).
     if (!map || map.ownerId !== access.viewer.id) return false;
-    const key = [
-      access.viewer.id,
-      access.scope,
-      mapId,
-      map.lastSeq,
-      map.tokensUsed,
-      map.updatedAt.getTime(),
-      operationName ?? '',
-      JSON.stringify(variables),
-      header(req, 'accept'),
-      header(req, 'origin'),
-      read.normalised,
-    ].join('\n');
+    const key = `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n${request.key}`;
     let entry = this.#entries.get(key);
+    const stored = entry !== undefined;
     if (!entry) {
       const computed = await compute();
       const headers: Record<string, string> = {};
@@ -181,42 +227,79 @@ export class MapResponseCache {
       }
       this.#entries.set(key, entry);
     }
-    this.#write(req, res, entry, true);
+    const unchanged = req.headers['if-none-match'] !== undefined && matches(header(req, 'if-none-match'), entry.etag);
+    this.#options.onServed?.(unchanged ? 'not_modified' : stored ? 'hit' : 'computed');
+    if (unchanged) {
+      res.writeHead(304, { etag: entry.etag, vary: VARY, 'cache-control': CACHE_CONTROL });
+      res.end();
+    } else {
+      this.#write(req, res, entry, true);
+    }
     return true;
   }
 
+  /**
+   * The map's row as read after this request arrived. The read starts once the I/O of this turn of the event loop
+   * has been handled (setImmediate), and every request of the same map read in that turn shares it: each of them had
+   * fully arrived before the read started, so none is answered older than the map was when it was asked — under load,
+   * many requests cost one read.
+   */
+  #version(mapId: string): Promise<MapVersion | null> {
+    let pending = this.#pendingVersions.get(mapId);
+    if (!pending) {
+      pending = new Promise((resolve, reject) =>
+        setImmediate(() => {
+          // Requests arriving from now on wait for a read of their own.
+          this.#pendingVersions.delete(mapId);
+          this.#options.db.mapVersion(mapId).then(resolve, reject);
+        }),
+      );
+      this.#pendingVersions.set(mapId, pending);
+    }
+    return pending;
+  }
+
   #write(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheable: boolean) {
-    const vary = 'Accept, Accept-Encoding, Authorization, Origin';
-    const headers: Record<string, string | number> = { ...entry.headers, vary };
-    if (cacheable) {
-      headers.etag = entry.etag;
-      // Private (per viewer) and revalidated on every use: the map may change at any time.
-      headers['cache-control'] = 'private, no-cache';
-      if (
-        header(req, 'if-none-match')
-          .split(/\s*,\s*/)
-          .includes(entry.etag)
-      ) {
-        res.writeHead(304, { etag: entry.etag, vary, 'cache-control': 'private, no-cache' });
-        return void res.end();
-      }
+    if (!cacheable) {
+      res.writeHead(entry.status, { ...entry.headers, vary: VARY, 'content-length': entry.body.length });
+      return void res.end(entry.body);
     }
     const accepted = header(req, 'accept-encoding');
-    let body = entry.body;
-    if (entry.body.length > 1024 && /\bbr\b/.test(accepted)) {
-      entry.br ??= brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
-      body = entry.br;
-      headers['content-encoding'] = 'br';
-    } else if (entry.body.length > 1024 && /\bgzip\b/.test(accepted)) {
-      entry.gzip ??= gzipSync(entry.body);
-      body = entry.gzip;
-      headers['content-encoding'] = 'gzip';
+    const compressible = entry.body.length > 1024;
+    let variant: Variant;
+    if (compressible && /\bbr\b/.test(accepted)) {
+      entry.br ??= this.#variant(
+        entry,
+        brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+        'br',
+      );
+      variant = entry.br;
+    } else if (compressible && /\bgzip\b/.test(accepted)) {
+      entry.gzip ??= this.#variant(entry, gzipSync(entry.body), 'gzip');
+      variant = entry.gzip;
+    } else {
+      entry.identity ??= this.#variant(entry, entry.body, undefined);
+      variant = entry.identity;
     }
-    headers['content-length'] = body.length;
-    res.writeHead(entry.status, headers);
-    res.end(req.method === 'HEAD' ? undefined : body);
+    res.writeHead(entry.status, variant.headers);
+    res.end(variant.body);
+  }
+
+  #variant(entry: Entry, body: Buffer, encoding: string | undefined): Variant {
+    const headers: Record<string, string | number> = {
+      ...entry.headers,
+      vary: VARY,
+      etag: entry.etag,
+      'cache-control': CACHE_CONTROL,
+      'content-length': body.length,
+    };
+    if (encoding) headers['content-encoding'] = encoding;
+    return { body, headers };
   }
 }
+
+/** Whether an `If-None-Match` value names `etag`. */
+const matches = (ifNoneMatch: string, etag: string) => ifNoneMatch.split(/\s*,\s*/).includes(etag);
 
 /** Whether a GraphQL answer has errors (read once per stored answer). */
 function hasErrors(body: Buffer): boolean {
