@@ -43,6 +43,8 @@ const startDivergentInput = z.object({
   reviewEachLevel: z.boolean().nullish(),
 });
 
+const DIVERGENT_MAP = { trigger: 'DIVERGENT_MAP' } as const;
+
 /** Refuses a second run on a node that has one running or waiting. */
 async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
   const busy = await tx.agentRun.findFirst({
@@ -254,7 +256,7 @@ export class RunService {
    * Starts a divergent session on a node: summary, up to `maxParallel` parallel tasks per level, converge,
    * score, until `threshold` or `maxLevels`, then the final output. The run's id is the session's id.
    */
-  async startDivergent(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+  async startDivergent(ctx: CommandContext, raw: unknown, auto?: AutoStart): Promise<AgentRun> {
     const parsed = parseInput(startDivergentInput, raw);
     const mapId = await mapIdOfNode(ctx, parsed.nodeId);
     const input = {
@@ -264,9 +266,39 @@ export class RunService {
       threshold: parsed.threshold ?? DIVERGENT_LIMITS.threshold,
       reviewEachLevel: parsed.reviewEachLevel ?? false,
     };
-    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input);
+    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input, auto);
     void this.engine.start(run, input);
     return run;
+  }
+
+  /**
+   * A map created in DIVERGENT mode explores its root by itself once the person confirmed the problem's
+   * understanding (the understanding run finished and created the root): a divergent session with the
+   * defaults starts on it, recorded as a decision (DIVERGENT_MAP). Only the first time: a root that already
+   * had a divergent session is left alone.
+   */
+  async startDivergentMaps(ctx: Omit<CommandContext, 'viewer'>, events: readonly MapEvent[]): Promise<void> {
+    for (const event of events) {
+      if (event.type !== 'RunFinished' || event.payload.run.agent !== AgentGraph.UNDERSTAND_PROBLEM) continue;
+      const map = await ctx.db.read.map.findUnique({
+        where: { id: event.mapId },
+        select: { mode: true, ownerId: true },
+      });
+      if (map?.mode !== 'DIVERGENT') continue;
+      const root = await ctx.db.read.node.findFirst({
+        where: { mapId: event.mapId, parentId: null, divergentRole: null },
+        orderBy: { createdAt: 'asc' },
+        select: { id: true },
+      });
+      if (!root) continue;
+      const earlier = await ctx.db.read.agentRun.count({ where: { nodeId: root.id, agent: AgentGraph.DIVERGENT } });
+      if (earlier) continue;
+      try {
+        await this.startDivergent({ ...ctx, viewer: { id: map.ownerId } }, { nodeId: root.id }, DIVERGENT_MAP);
+      } catch (error) {
+        if (!(error instanceof NodeBusyError)) this.engine.logError(error);
+      }
+    }
   }
 
   /** The divergent skills this server offers, and why the others are not. */
@@ -406,6 +438,7 @@ export class RunService {
    */
   async onEvents(ctx: Omit<CommandContext, 'viewer'>, events: readonly MapEvent[]): Promise<void> {
     await this.startWaiting(ctx, events).catch(this.engine.logError);
+    await this.startDivergentMaps(ctx, events).catch(this.engine.logError);
     const mapId = events.find((e) => e.type === 'NodeConcluded' || e.type === 'NodeStale')?.mapId;
     if (!mapId) return;
     const map = await ctx.db.read.map.findUnique({ where: { id: mapId }, select: { autoRun: true, ownerId: true } });

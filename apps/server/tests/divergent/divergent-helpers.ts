@@ -40,6 +40,12 @@ export function divergentModel(options: {
       text,
       divergent_plan: (_prompt, n) => ({ rationale: 'close the gaps', tasks: options.plans[n - 1] ?? [] }),
       completion_evaluation: (_prompt, n) => scored(options.scores[n - 1] ?? 0),
+      problem_understanding: () => ({
+        title: 'Second café',
+        problem: 'Where should the second café open?',
+        goal: 'a shortlist of places',
+        constraints: [],
+      }),
     },
     { timeoutMs: options.timeoutMs },
   ).then((model) => ({

@@ -27,3 +27,4 @@ export {
 export { type McpKnowledgeResult, type McpKnowledgeSource, parseSearchResults } from './parse-search-results.ts';
 export type { ConnectionState } from './server-connection.ts';
 export type { ToolCallOutcome } from './tool-call-outcome.ts';
+export * from './http-web-search.ts';
