@@ -74,13 +74,15 @@ describe('divergent webSearch through an operator-configured HTTP search API', {
       { q: 'broken search', auth: 'Bearer search-key' },
     ]);
     // The planner was offered web search.
-    const planPrompt = model.prompts().find((p) => p.includes('close the gaps') || /planner|规划/.test(p));
+    const planPrompt = model.prompts().find((p) => p.includes('task planner of a divergent exploration'));
     expect(planPrompt).toContain('webSearch');
 
     const rents = await server.db.read.node.findFirstOrThrow({ where: { mapId, question: 'rents' } });
     expect(rents.conclusion).toContain('Rents near the river rose 4%.');
-    const message = await server.db.read.message.findFirstOrThrow({ where: { kind: 'RAG', content: rents.conclusion! } });
-    expect(message.sources).toEqual([
+    const message = await server.db.read.message.findFirstOrThrow({
+      where: { kind: 'RAG', content: rents.conclusion! },
+    });
+    expect((message.metadata as { sources: unknown }).sources).toEqual([
       { title: 'Café rents 2026', uri: 'https://example.org/rents' },
       { title: 'Footfall study', uri: 'https://example.org/footfall' },
     ]);

@@ -1,5 +1,6 @@
 export { classifyFailure } from './classify-failure.ts';
 export { createMcpKnowledge, type McpKnowledge } from './create-mcp-knowledge.ts';
+export * from './http-web-search.ts';
 export type { KnowledgeNotice, KnowledgeNoticeKind } from './knowledge-notice.ts';
 export { loadMcpConfig, parseMcpConfig } from './load-mcp-config.ts';
 export {
@@ -27,4 +28,3 @@ export {
 export { type McpKnowledgeResult, type McpKnowledgeSource, parseSearchResults } from './parse-search-results.ts';
 export type { ConnectionState } from './server-connection.ts';
 export type { ToolCallOutcome } from './tool-call-outcome.ts';
-export * from './http-web-search.ts';
