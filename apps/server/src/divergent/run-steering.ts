@@ -40,6 +40,10 @@ export class TaskSignals {
  * with `divergentSession`), and the tasks' signals of this process.
  */
 export class RunSteering implements DivergentSteeringPort {
+  /** The session's steering events read so far, and the last map seq read (each read fetches only newer ones). */
+  readonly #events: MapEvent[] = [];
+  #seq = 0;
+
   constructor(
     private readonly db: Database,
     private readonly run: { id: string; mapId: string },
@@ -47,11 +51,18 @@ export class RunSteering implements DivergentSteeringPort {
   ) {}
 
   async read(): Promise<DivergentSteering> {
-    const rows = await this.db.read.event.findMany({
-      where: { mapId: this.run.mapId, type: 'DivergentSteered' },
-      orderBy: { seq: 'asc' },
-    });
-    return foldSteering(this.run.id, rows.map(toMapEvent) as MapEvent[]);
+    // Up to the map's last seq (an event and its map's lastSeq commit together), so none is skipped.
+    const map = await this.db.read.map.findUnique({ where: { id: this.run.mapId }, select: { lastSeq: true } });
+    const upTo = map?.lastSeq ?? this.#seq;
+    if (upTo > this.#seq) {
+      const rows = await this.db.read.event.findMany({
+        where: { mapId: this.run.mapId, seq: { gt: this.#seq, lte: upTo }, type: 'DivergentSteered' },
+        orderBy: { seq: 'asc' },
+      });
+      this.#events.push(...(rows.map(toMapEvent) as MapEvent[]));
+      this.#seq = upTo;
+    }
+    return foldSteering(this.run.id, this.#events);
   }
 
   taskSignal(key: string): AbortSignal {
