@@ -70,6 +70,8 @@ export interface AppOptions {
   model?: ModelPort;
   /** Knowledge retrieval for the explore intent (MCP); none by default. */
   knowledge?: KnowledgePort;
+  /** The operator's web search for divergent `webSearch` (HTTP API or MCP); none: the skill is not offered. */
+  webSearch?: KnowledgePort;
   /** Question time-out and cap. */
   runSettings?: Partial<RunSettings>;
   /**
@@ -196,6 +198,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     bus,
     model,
     knowledge: options.knowledge,
+    webSearch: options.webSearch,
     settings,
     onCommitted,
     logError,

@@ -56,6 +56,15 @@ export const env = z
     TM_METRICS_TOKEN: z.string().min(16).optional(),
     /** MCP servers file for knowledge retrieval; else a repo-root mcp-servers.json, else the built-in server. */
     TM_MCP_CONFIG: z.string().optional(),
+    /**
+     * Divergent `webSearch` through an HTTP search API: `GET <url>?q=…&format=json` answering
+     * `{ results: [{ title, url, content }] }` (SearXNG's JSON API). Unset (and no TM_WEB_SEARCH_MCP_CONFIG): not offered.
+     */
+    TM_WEB_SEARCH_URL: z.url().optional(),
+    /** Sent as `Authorization: Bearer …` to TM_WEB_SEARCH_URL. */
+    TM_WEB_SEARCH_KEY: z.string().optional(),
+    /** Divergent `webSearch` through MCP servers offering a search tool (a servers file like TM_MCP_CONFIG). */
+    TM_WEB_SEARCH_MCP_CONFIG: z.string().optional(),
     /** Where consultation notes are written, one folder per map (default `.data/notes`). */
     TM_NOTES_DIR: z.string().optional(),
     /** Turns of a consultation before earlier messages are summarised (6). */

@@ -1,9 +1,12 @@
 import type { AgentRun, Language } from '@thinkingmap/db';
 import type { DecisionRecord } from './decisions.ts';
 
-/** Why a run started by itself: bottom-up (its children concluded), a redraft, or its dependencies concluded. */
+/**
+ * Why a run started by itself: bottom-up (its children concluded), a redraft, its dependencies concluded, or
+ * (DIVERGENT_MAP) the person confirmed the understanding of a map created in divergent mode.
+ */
 export interface AutoStart {
-  trigger: 'BOTTOM_UP' | 'REDRAFT' | 'DEPENDENCIES_CONCLUDED';
+  trigger: 'BOTTOM_UP' | 'REDRAFT' | 'DEPENDENCIES_CONCLUDED' | 'DIVERGENT_MAP';
 }
 
 const REASONS: Record<AutoStart['trigger'], Record<Language, string>> = {
@@ -18,6 +21,10 @@ const REASONS: Record<AutoStart['trigger'], Record<Language, string>> = {
   DEPENDENCIES_CONCLUDED: {
     en: 'the questions it waited for are concluded, so the run you asked for starts',
     zh: '它等待的问题都已得出结论，因此你要求的运行开始了',
+  },
+  DIVERGENT_MAP: {
+    en: 'you confirmed the understanding of a map created in divergent mode, so divergent exploration starts on its root',
+    zh: '你确认了发散模式地图的问题理解，因此从根问题开始发散探索',
   },
 };
 

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { steerDivergent } from '../divergent/steer-divergent.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -43,6 +44,7 @@ const startDivergentInput = z.object({
 });
 
 const startCriticInput = z.object({ mapId: id, nodeId: id.nullish() });
+const DIVERGENT_MAP = { trigger: 'DIVERGENT_MAP' } as const;
 
 /** Refuses a second run on a node that has one running or waiting. */
 async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
@@ -255,7 +257,7 @@ export class RunService {
    * Starts a divergent session on a node: summary, up to `maxParallel` parallel tasks per level, converge,
    * score, until `threshold` or `maxLevels`, then the final output. The run's id is the session's id.
    */
-  async startDivergent(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+  async startDivergent(ctx: CommandContext, raw: unknown, auto?: AutoStart): Promise<AgentRun> {
     const parsed = parseInput(startDivergentInput, raw);
     const mapId = await mapIdOfNode(ctx, parsed.nodeId);
     const input = {
@@ -265,7 +267,7 @@ export class RunService {
       threshold: parsed.threshold ?? DIVERGENT_LIMITS.threshold,
       reviewEachLevel: parsed.reviewEachLevel ?? false,
     };
-    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input);
+    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input, auto);
     void this.engine.start(run, input);
     return run;
   }
@@ -286,6 +288,53 @@ export class RunService {
     const run = await this.#createRun(ctx, parsed.mapId, AgentGraph.CRITIC, null, input);
     void this.engine.start(run, input);
     return run;
+  }
+
+  /**
+   * A map created in DIVERGENT mode explores its root by itself once the person confirmed the problem's
+   * understanding (the understanding run finished and created the root): a divergent session with the
+   * defaults starts on it, recorded as a decision (DIVERGENT_MAP). Only the first time: a root that already
+   * had a divergent session is left alone.
+   */
+  async startDivergentMaps(ctx: Omit<CommandContext, 'viewer'>, events: readonly MapEvent[]): Promise<void> {
+    for (const event of events) {
+      if (event.type !== 'RunFinished' || event.payload.run.agent !== AgentGraph.UNDERSTAND_PROBLEM) continue;
+      const map = await ctx.db.read.map.findUnique({
+        where: { id: event.mapId },
+        select: { mode: true, ownerId: true },
+      });
+      if (map?.mode !== 'DIVERGENT') continue;
+      const root = await ctx.db.read.node.findFirst({
+        where: { mapId: event.mapId, parentId: null, divergentRole: null },
+        orderBy: { createdAt: 'asc' },
+        select: { id: true },
+      });
+      if (!root) continue;
+      const earlier = await ctx.db.read.agentRun.count({ where: { nodeId: root.id, agent: AgentGraph.DIVERGENT } });
+      if (earlier) continue;
+      try {
+        await this.startDivergent({ ...ctx, viewer: { id: map.ownerId } }, { nodeId: root.id }, DIVERGENT_MAP);
+      } catch (error) {
+        if (!(error instanceof NodeBusyError)) this.engine.logError(error);
+      }
+    }
+  }
+
+  /** The divergent skills this server offers, and why the others are not. */
+  divergentSkills() {
+    return this.engine.divergentSkills();
+  }
+
+  /**
+   * Steers a running divergent session (stop, skip or add a task, change the threshold, add feedback): see
+   * `steerDivergent`. Returns the session's run.
+   */
+  steerDivergent(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+    return steerDivergent(ctx, raw, {
+      skills: this.engine.divergentSkills(),
+      interruptTasks: (runId, keys, reason) => this.engine.interruptTasks(runId, keys, reason),
+      stopReview: (c, questionId) => this.reply(c, questionId, { reply: { action: 'stop' } }),
+    });
   }
 
   /** Answers a waiting question; the run resumes from where it paused. */
@@ -408,6 +457,7 @@ export class RunService {
    */
   async onEvents(ctx: Omit<CommandContext, 'viewer'>, events: readonly MapEvent[]): Promise<void> {
     await this.startWaiting(ctx, events).catch(this.engine.logError);
+    await this.startDivergentMaps(ctx, events).catch(this.engine.logError);
     const mapId = events.find((e) => e.type === 'NodeConcluded' || e.type === 'NodeStale')?.mapId;
     if (!mapId) return;
     const map = await ctx.db.read.map.findUnique({ where: { id: mapId }, select: { autoRun: true, ownerId: true } });

@@ -29,6 +29,17 @@ describe('divergent exploration over MCP', { timeout: 150_000 }, () => {
       expect(text).toContain('Divergent summary · level 1 · completion 0.95');
       expect(text).toContain('Divergent task · level 1');
       expect(text).toContain('Divergent final output · level 1');
+      // The JSON (structured content) carries the same levels: each node's role, level and score.
+      const nodes = (result.structuredContent as { nodes: Record<string, unknown>[] }).nodes;
+      const levels = nodes
+        .filter((n) => n.divergentRole)
+        .map((n) => [n.divergentRole, n.divergentLevel, n.completionScore]);
+      expect(levels).toEqual([
+        ['SUMMARY', 0, null],
+        ['TASK', 1, null],
+        ['SUMMARY', 1, 0.95],
+        ['FINAL', 1, null],
+      ]);
     } finally {
       await alice.close();
       await server.close();

@@ -1,5 +1,6 @@
 export { classifyFailure } from './classify-failure.ts';
 export { createMcpKnowledge, type McpKnowledge } from './create-mcp-knowledge.ts';
+export * from './http-web-search.ts';
 export type { KnowledgeNotice, KnowledgeNoticeKind } from './knowledge-notice.ts';
 export { loadMcpConfig, parseMcpConfig } from './load-mcp-config.ts';
 export {

@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { createThinkingMapClient, START_DIVERGENT } from '@thinkingmap/client';
+import { createTestDatabase } from '@thinkingmap/db/testing';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { call } from '../helpers/test-server.ts';
+import { divergentModel, heldAnswer, readSession, rootOf, task, waitForSession } from './divergent-helpers.ts';
+
+const SCRIPT = fileURLToPath(new URL('./child-server.ts', import.meta.url));
+
+/** Starts the server as a child process on `databaseUrl`, the model at `modelUrl`; resolves once it listens. */
+function startChild(databaseUrl: string, modelUrl: string) {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT, databaseUrl, 'restart-test'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'test-key', OPENAI_TIMEOUT_MS: '120000' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('READY ')) resolve(line.slice(6).trim());
+    });
+  });
+  return ready.then((url) => {
+    const api = createThinkingMapClient({
+      url: `${url}/graphql`,
+      token: null,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+    });
+    return { url, client: api.client, api, child, exited };
+  });
+}
+
+describe('a divergent session across a server crash', { timeout: 180_000 }, () => {
+  it('should resume after SIGKILL mid-level without re-running the finished tasks, and finish', async () => {
+    const held = heldAnswer('never sent whole: the process dies first');
+    const model = await divergentModel({
+      plans: [[task('market'), task('rent'), task('slow')], []],
+      scores: [0.95],
+      timeoutMs: 120_000,
+      task: (name, n) => (name === 'slow' && n === 1 ? held.reply : undefined),
+    });
+    const database = await createTestDatabase('sqlite');
+    let first: Awaited<ReturnType<typeof startChild>> | undefined;
+    let second: Awaited<ReturnType<typeof startChild>> | undefined;
+    try {
+      first = await startChild(database.url, model.server.baseURL);
+      const { rootId } = await rootOf(first.client, 'Where should the second café open?');
+      const run = await call(first.client, START_DIVERGENT, { input: { nodeId: rootId } });
+      await waitForSession(
+        first.client,
+        run.id,
+        (s) => {
+          const status = Object.fromEntries(s.levels.flatMap((l) => l.tasks).map((t) => [t.name, t.status]));
+          return status.market === 'DONE' && status.rent === 'DONE' && status.slow === 'RUNNING';
+        },
+        'two tasks to finish while the third runs',
+      );
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await first.api.close();
+      const before = model.prompts().length;
+
+      // A new process on the same database (the same instance): it resumes the session at once.
+      second = await startChild(database.url, model.server.baseURL);
+      const session = await waitForSession(
+        second.client,
+        run.id,
+        (s) => s.status === 'COMPLETED' && s,
+        'the resumed session to finish',
+      );
+      expect(session.outcome).toBe('FINISHED');
+      expect(session.levels[0]!.tasks.map((t) => [t.name, t.status])).toEqual([
+        ['market', 'DONE'],
+        ['rent', 'DONE'],
+        ['slow', 'DONE'],
+      ]);
+      // What the model received after the restart: the unfinished task again, then the rest of the session;
+      // never the finished tasks, the first summary or the plan.
+      const prompts = model.prompts();
+      const after = prompts.slice(before);
+      const count = (list: string[], pattern: RegExp) => list.filter((p) => pattern.test(p)).length;
+      expect(count(prompts, /Task: market/)).toBe(1);
+      expect(count(prompts, /Task: rent/)).toBe(1);
+      expect(count(prompts, /Task: slow/)).toBe(2);
+      expect(count(after, /Task: slow/)).toBe(1);
+      expect(count(prompts, /task planner of a divergent exploration/)).toBe(1);
+      expect(count(after, /task planner of a divergent exploration/)).toBe(0);
+      // Level 0's summary before the crash; after it, only level 1's (which converges the three tasks).
+      expect(count(prompts, /summary agent/)).toBe(2);
+      expect(count(after, /summary agent/)).toBe(1);
+      expect((await readSession(second.client, run.id)).finalNodeId).not.toBeNull();
+    } finally {
+      held.release();
+      first?.child.kill('SIGKILL');
+      await second?.api.close();
+      second?.child.kill('SIGTERM');
+      await second?.exited;
+      await model.server.close();
+      await database.drop();
+    }
+  });
+});
