@@ -7,6 +7,8 @@ const config = {
   kit: {
     // apps/server loads build/handler.js and serves it on the API's origin (see apps/server/src/web-handler.ts).
     adapter: adapter({ out: 'build' }),
+    // One script and one stylesheet instead of ~35 chunks: a page starts after two requests, not a waterfall of them.
+    output: { bundleStrategy: 'single' },
   },
 };
 

@@ -362,8 +362,11 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     if (ops.handle(req, res)) return;
     if (isMcpRequest(req.url)) return void mcp(req, res);
     if (api) {
-      // Subscriptions over SSE stay open: they bypass the queue.
-      if (req.headers.accept?.includes('text/event-stream')) return void serveGraphQL(req, res, () => yoga(req, res));
+      // Subscriptions over SSE stay open: they bypass the queue. A client that accepts a stream as well as JSON
+      // (urql, so every browser query) still gets map reads from stored bytes.
+      const accept = req.headers.accept ?? '';
+      if (accept.includes('text/event-stream'))
+        return void serveGraphQL(req, res, () => yoga(req, res), /application\/(graphql-response\+)?json/.test(accept));
       return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)), true);
     }
     web(req, res, () => {

@@ -177,6 +177,21 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     expect((await read(a, alice.token, mapId)).headers.etag).toBe(changed.headers.etag);
   });
 
+  it("should serve a browser's read (urql accepts JSON or a stream) from stored bytes", async () => {
+    const [a] = apps as [App];
+    const mapId = await createMap(clients[0]!.client, 'Read by a browser');
+    await createNode(clients[0]!.client, mapId, 'root');
+    // What urql's fetch sends with every query and mutation.
+    const accept =
+      'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed';
+    const first = await read(a, alice.token, mapId, { accept });
+    expect(first.headers['content-type']).toContain('json');
+    expect(first.json().data.map!.nodes.map((n) => n.question)).toEqual(['root']);
+    expect(first.headers.etag).toMatch(/^".+"$/);
+    const again = await read(a, alice.token, mapId, { accept, 'if-none-match': String(first.headers.etag) });
+    expect(again.status).toBe(304);
+  });
+
   it('should compress with gzip or Brotli when the client accepts it, and not otherwise', async () => {
     const [a] = apps as [App];
     const mapId = await createMap(clients[0]!.client, 'Compressed');

@@ -11,6 +11,8 @@ export interface ThinkingMapClientOptions {
   webSocketImpl?: unknown;
   /** Retry attempts after the socket drops (graphql-ws reconnects and re-subscribes). */
   retryAttempts?: number;
+  /** The `fetch` queries and mutations go through (default: the global one). */
+  fetch?: typeof fetch;
 }
 
 /** A urql client whose subscriptions go over graphql-ws, plus the socket client for closing. */
@@ -36,6 +38,7 @@ export function createThinkingMapClient(options: ThinkingMapClientOptions): Thin
     preferGetMethod: false,
     requestPolicy: 'network-only',
     fetchOptions: () => ({ headers }),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     exchanges: [
       fetchExchange,
       subscriptionExchange({

@@ -1,6 +1,5 @@
 import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
-
-const TOKEN_KEY = 'thinkingmap.token';
+import { GRAPHQL_PATH, preloadingFetch, TOKEN_KEY } from './preload.ts';
 
 /**
  * How often graphql-ws reconnects after a drop before the live feed gives up (its randomised exponential
@@ -10,7 +9,7 @@ const RECONNECT_ATTEMPTS = 8;
 
 /** The endpoint on this page's origin (the server serves the web app and /graphql together). */
 export function graphqlUrl(location: Pick<Location, 'origin'>): string {
-  return `${location.origin}/graphql`;
+  return `${location.origin}${GRAPHQL_PATH}`;
 }
 
 /**
@@ -30,7 +29,13 @@ export class Session {
 
   /** The API client for the current token (created on first use). */
   get api(): ThinkingMapClient {
-    this.#api ??= createThinkingMapClient({ url: this.url, token: this.token, retryAttempts: RECONNECT_ATTEMPTS });
+    this.#api ??= createThinkingMapClient({
+      url: this.url,
+      token: this.token,
+      retryAttempts: RECONNECT_ATTEMPTS,
+      // The map's first reads may already be under way, started by the page before its code loaded.
+      fetch: preloadingFetch,
+    });
     return this.#api;
   }
 

@@ -1,17 +1,30 @@
 import { PENDING_QUESTIONS, RUNS, WORKSPACE_MAP } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
+import { fetchRequestOf } from '../api/preload.ts';
 import { runQuery } from '../api/request.ts';
 
+/** The reads a map's workspace starts with: the map with its nodes and dependencies, its runs, the questions waiting. */
+const reads = (mapId: string) =>
+  ({
+    map: [WORKSPACE_MAP, { id: mapId }],
+    runs: [RUNS, { mapId }],
+    questions: [PENDING_QUESTIONS, { mapId }],
+  }) as const;
+
 /**
- * Everything a map's workspace shows first, asked for at once: the map with its nodes and dependencies, its
- * runs and the questions waiting. Later changes arrive as the map's events.
+ * Everything a map's workspace shows first, asked for at once. Later changes arrive as the map's events.
  */
 export function loadWorkspace(client: Client, mapId: string) {
-  return Promise.all([
-    runQuery(client, WORKSPACE_MAP, { id: mapId }),
-    runQuery(client, RUNS, { mapId }),
-    runQuery(client, PENDING_QUESTIONS, { mapId }),
-  ]).then(([map, runs, questions]) => ({ map, runs, questions }));
+  const { map, runs, questions } = reads(mapId);
+  return Promise.all([runQuery(client, ...map), runQuery(client, ...runs), runQuery(client, ...questions)]).then(
+    ([map, runs, questions]) => ({ map, runs, questions }),
+  );
+}
+
+/** The same reads as the requests urql sends, for the page to start before its code has loaded. */
+export function workspaceRequests(mapId: string) {
+  const { map, runs, questions } = reads(mapId);
+  return [fetchRequestOf(...map), fetchRequestOf(...runs), fetchRequestOf(...questions)];
 }
 
 /** What {@link loadWorkspace} resolves with. */
