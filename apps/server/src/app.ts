@@ -186,6 +186,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.
   const onCommitted = (events: readonly MapEvent[]) => {
     void runs.onEvents({ db, bus, onCommitted }, events);
+    consultations.onEvents(events);
     metrics.onCommitted(events);
     options.onCommitted?.(events);
   };
@@ -207,6 +208,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     bus,
     model,
     notes,
+    runs,
     onCommitted,
     logError,
     compressAfterTurns: options.consultationCompressAfter,
