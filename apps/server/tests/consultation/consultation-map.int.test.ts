@@ -76,6 +76,7 @@ describe('consultations and their map', () => {
         return decision({ next: 'note_writer', note: { path: 'plan/first steps', content: `# First steps ${n}` } });
       return decision({});
     },
+    consultation_summary: (_prompt, n) => ({ summary: `Summary ${n}: a tea shop online, budget 500.` }),
     strategy_decision: () => ({
       strategy: 'SEQUENTIAL',
       factors: [{ factor: 'order', assessment: 'platform first' }],
@@ -89,7 +90,7 @@ describe('consultations and their map', () => {
     const sdk = new OpenAiModel({ apiKey: 'k', baseURL: model.server.baseURL, model: 'scripted', timeoutMs: 20_000 });
     server = await startTestServer('sqlite', {
       model: sdk,
-      app: { notesDir },
+      app: { notesDir, consultationCompressAfter: 3 },
       // Questions expire fast: a gate must still wait for the person.
       runSettings: { questionTtlMs: 400 },
     });
@@ -259,6 +260,37 @@ describe('consultations and their map', () => {
     }
     const missing = await send(`${base}/notes/${map.id}/nope.md`, { headers: auth });
     expect(missing.status).toBe(404);
+  });
+
+  it('should summarise earlier messages after the configured turns and keep every prompt the model received bounded', async () => {
+    const client = alice();
+    const map = await call(client, CREATE_MAP, { input: { title: 'Long talk' } });
+    const consultation = await call(client, START_CONSULTATION, { input: { mapId: map.id } });
+    const long = (turn: number) => `Turn ${turn}: ${'a detail the person gives at length. '.repeat(150)}`;
+    const first = model.server.requests.length;
+    const turns = 8;
+    for (let turn = 1; turn <= turns; turn++) {
+      await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: consultation.id, text: long(turn) } });
+      await idle(consultation.id, turn * 2);
+    }
+    const mine = model.server.requests.slice(first);
+    const promptOf = (r: (typeof mine)[number]) => (r.body.messages ?? []).map((m) => m.content).join('\n');
+    const fronts = mine.filter((r) => r.body.response_format?.json_schema?.name === 'front_reply').map(promptOf);
+    const planners = mine.filter((r) => r.body.response_format?.json_schema?.name === 'planner_decision').map(promptOf);
+    expect(fronts).toHaveLength(turns);
+    const done = await read(consultation.id);
+    const written = done.messages.reduce((sum, m) => sum + m.text.length, 0);
+    expect(written).toBeGreaterThan(40_000);
+    // Every message is kept; the earlier ones are marked summarised and prompts carry the summary instead.
+    expect(done.messages).toHaveLength(turns * 2);
+    expect(done.messages.filter((m) => m.compressed).length).toBeGreaterThan(turns);
+    expect(done.summary).toMatch(/^Summary \d+: a tea shop online, budget 500\.$/);
+    for (const prompt of [...fronts, ...planners]) expect(prompt.length).toBeLessThan(16_000);
+    const last = fronts.at(-1) ?? '';
+    expect(last).toContain(`Summary of earlier messages:\n${done.summary}`);
+    expect(last).not.toContain('Turn 1:');
+    expect(last).toContain(`Turn ${turns}:`);
+    expect(planners.at(-1)).toContain(`Turn ${turns}:`);
   });
 
   it('should start, continue and read a consultation over MCP, and wait for the stored front reply', async () => {
