@@ -16,7 +16,7 @@ const ROUNDS = Number(process.env.BENCH_CONSULTATION_ROUNDS ?? 6);
 const TARGET_MS = 300;
 
 const EVENTS = `subscription ($mapId: ID!) {
-  mapEvents(mapId: $mapId) {
+  mapEvents(mapId: $mapId, after: 0) {
     __typename
     ... on ConsultationTokens { consultationId text }
     ... on ConsultationChanged { consultationId change }
@@ -115,10 +115,7 @@ export async function benchConsultation(): Promise<void> {
         complete: () => {},
       },
     );
-    // The subscription is live from now on (no replay): a change made after it proves it listens.
-    await gql('mutation ($m: ID!) { startConsultation(input: { mapId: $m }) { ... on Consultation { id } } }', {
-      m: map.id,
-    });
+    // Replayed from the map's start, then live: the consultation's STARTED says the subscription is there.
     await ready;
     const send =
       'mutation ($c: ID!, $t: String!) { sendConsultationMessage(input: { consultationId: $c, text: $t }) { __typename } }';
