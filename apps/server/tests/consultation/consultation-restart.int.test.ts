@@ -48,8 +48,10 @@ const killed = (child: ChildProcess) =>
 describe('a consultation turn cut short by a killed server', () => {
   const cleanups: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
+    // Each cleanup is bounded: a client of a killed server may never hear its socket close.
+    for (const cleanup of cleanups.reverse())
+      await Promise.race([cleanup(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  }, 60_000);
 
   it('should run the turn again once, on the same database, after the process is killed mid-plan', async () => {
     const model = await startScriptedModel({
@@ -83,25 +85,26 @@ describe('a consultation turn cut short by a killed server', () => {
       MODEL: 'scripted',
       OPENAI_TIMEOUT_MS: '120000',
     };
-    const connect = (url: string) => {
-      const client = createThinkingMapClient({ url: `${url}/graphql`, token, webSocketImpl: WebSocket });
-      cleanups.push(() => client.close());
-      return client.client;
-    };
+    const connect = (url: string) =>
+      createThinkingMapClient({ url: `${url}/graphql`, token, webSocketImpl: WebSocket });
     const first = await startServer(env);
     cleanups.push(() => killed(first.child));
-    const client = connect(first.url);
+    const firstClient = connect(first.url);
+    const client = firstClient.client;
     const map = await call(client, CREATE_MAP, { input: { title: 'Tea shop' } });
     const { id } = await call(client, START_CONSULTATION, { input: { mapId: map.id } });
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
     const planning = () =>
       model.server.requests.filter((r) => r.body.response_format?.json_schema?.name === 'planner_decision').length;
     await eventually(async () => planning() === 1, 'the first planner call');
+    await firstClient.close();
     await killed(first.child);
 
     const second = await startServer(env);
     cleanups.push(() => killed(second.child));
-    const again = connect(second.url);
+    const secondClient = connect(second.url);
+    cleanups.push(() => secondClient.close());
+    const again = secondClient.client;
     const done = await eventually(async () => {
       const c = await call(again, CONSULTATION, { id });
       return !c.busy && c.records.length > 0 && c;
@@ -119,5 +122,5 @@ describe('a consultation turn cut short by a killed server', () => {
     const changes = events.events.flatMap((e) => ('change' in e ? [e.change] : []));
     expect(changes.filter((c) => c === 'TURN_ENDED')).toHaveLength(1);
     expect(changes.filter((c) => c === 'RECORD_ADDED')).toHaveLength(1);
-  });
+  }, 120_000);
 });
