@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openDatabase } from '@thinkingmap/db';
 import { createUserWithToken } from '@thinkingmap/server';
 import { benchAgents } from './agents-bench.ts';
+import { benchConsultation } from './consultation-bench.ts';
 import { benchDivergent } from './divergent-bench.ts';
 import { benchFanout } from './fanout-bench.ts';
 import { benchQuery } from './query-bench.ts';
@@ -29,4 +30,5 @@ if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'fanout')
   await benchFanout(databaseUrl, mapId, target.id, token, events);
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'agents') await benchAgents();
 if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'divergent') await benchDivergent();
+if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'consultation') await benchConsultation();
 for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });

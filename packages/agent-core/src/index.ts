@@ -124,9 +124,11 @@ export {
   grantFor,
 } from './model/token-budget.ts';
 export type {
+  ConsultationMapNode,
   ConsultationMessage,
   ConsultationNoteDraft,
   ConsultationPlan,
+  ConsultationProposalDraft,
   ConsultationRecordDraft,
   ConsultationSnapshot,
   ConsultationStorePort,

@@ -1,4 +1,4 @@
-import { MAPS, VIEWER } from '@thinkingmap/client';
+import { MAPS, START_CONSULTATION, VIEWER } from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db/testing';
 import {
   type GraphQLArgument,
@@ -76,6 +76,7 @@ describe.each(providers)('a read-only token on %s', (provider) => {
   let server: TestServer;
   let readOnly: string;
   let mapId: string;
+  let consultationId: string;
   let tables: () => Promise<string>;
 
   beforeAll(async () => {
@@ -84,8 +85,11 @@ describe.each(providers)('a read-only token on %s', (provider) => {
     const { client } = server.connect(server.alice.token);
     mapId = await createMap(client, 'Watched');
     await buildThreeLevelMap(client, mapId);
+    consultationId = (await call(client, START_CONSULTATION, { input: { mapId } })).id;
     tables = async () =>
       (await snapshot(server.db)) +
+      JSON.stringify(await server.db.read.consultation.findMany({ orderBy: { id: 'asc' } })) +
+      JSON.stringify(await server.db.read.consultationMessage.findMany({ orderBy: { id: 'asc' } })) +
       JSON.stringify(await server.db.read.apiToken.findMany({ orderBy: { id: 'asc' } })) +
       JSON.stringify(await server.db.read.agentRun.findMany({ orderBy: { id: 'asc' } }));
   });
@@ -143,7 +147,16 @@ describe.each(providers)('a read-only token on %s', (provider) => {
       const { tools } = await mcp.listTools();
       const writes = tools.filter((tool) => tool.annotations?.readOnlyHint !== true);
       expect(writes.map((tool) => tool.name)).toEqual(
-        expect.arrayContaining(['create_map', 'process_node', 'reply_to_agent', 'add_context', 'conclude_node']),
+        expect.arrayContaining([
+          'create_map',
+          'process_node',
+          'reply_to_agent',
+          'add_context',
+          'conclude_node',
+          'start_divergent',
+          'start_consultation',
+          'send_consultation_message',
+        ]),
       );
       for (const tool of tools) {
         const before = await tables();
@@ -151,7 +164,11 @@ describe.each(providers)('a read-only token on %s', (provider) => {
         const args = Object.fromEntries(
           (schemaOf.required ?? []).map((name) => [
             name,
-            name === 'mapId' ? mapId : jsonSample(schemaOf.properties![name]!),
+            name === 'mapId'
+              ? mapId
+              : name === 'consultationId'
+                ? consultationId
+                : jsonSample(schemaOf.properties![name]!),
           ]),
         );
         const result = await mcp.callTool({ name: tool.name, arguments: args });
