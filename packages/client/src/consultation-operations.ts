@@ -135,3 +135,21 @@ export const DELETE_CONSULTATION_RECORD = graphql(
 `,
   [ERROR_FIELDS],
 );
+
+/** A map's consultations, newest first (the consultation panel's list). */
+export const CONSULTATIONS = graphql(
+  `
+  query Consultations($mapId: ID!) {
+    consultations(mapId: $mapId) {
+      __typename
+      ... on QueryConsultationsSuccess {
+        data {
+          ...ConsultationFields
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [CONSULTATION_FIELDS, ERROR_FIELDS],
+);
