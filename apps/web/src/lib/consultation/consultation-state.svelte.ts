@@ -2,6 +2,7 @@ import {
   CONSULTATION,
   type CONSULTATION_FIELDS,
   CONSULTATION_NOTE,
+  type CONSULTATION_SUMMARY_FIELDS,
   CONSULTATIONS,
   DELETE_CONSULTATION_RECORD,
   type ResultOf,
@@ -19,6 +20,8 @@ export type { ConsultationRecordKind, ConsultationStrategy };
 
 /** A consultation as the panel shows it (ConsultationFields). */
 export type Consultation = ResultOf<typeof CONSULTATION_FIELDS>;
+/** A consultation as the list shows it (ConsultationSummaryFields). */
+export type ConsultationSummary = ResultOf<typeof CONSULTATION_SUMMARY_FIELDS>;
 /** One record of a consultation. */
 export type ConsultationRecord = Consultation['records'][number];
 
@@ -38,7 +41,7 @@ export function isConsultationEvent(event: MapEvent): event is ConsultationEvent
 export class ConsultationState {
   /** Whether the panel is open. */
   open = $state(false);
-  list = $state.raw<Consultation[]>([]);
+  list = $state.raw<ConsultationSummary[]>([]);
   listLoaded = $state(false);
   current = $state.raw<Consultation | null>(null);
   /** The front agent's reply as it streams (empty when none streams). */

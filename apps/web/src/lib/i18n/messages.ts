@@ -488,8 +488,7 @@ export const MESSAGES = {
   'consult.list': { en: 'Consultations on this map', zh: '本导图的咨询' },
   'consult.none': { en: 'No consultation on this map yet.', zh: '本导图还没有咨询。' },
   'consult.back': { en: 'All consultations', zh: '全部咨询' },
-  'consult.untitled': { en: 'New consultation', zh: '新的咨询' },
-  'consult.messageCount': { en: '{count} messages', zh: '{count} 条消息' },
+  'consult.numbered': { en: 'Consultation {n}', zh: '咨询 {n}' },
   'consult.start': { en: 'Start a consultation', zh: '开始咨询' },
   'consult.starting': { en: 'Starting…', zh: '正在开始…' },
   'consult.strategy': {
