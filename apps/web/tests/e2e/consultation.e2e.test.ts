@@ -138,6 +138,9 @@ describe.skipIf(!run)('the consultation panel (Chromium, real server, scripted m
     await decision.getByTestId('record-delete').click();
     await decision.getByTestId('record-confirm-delete').click();
     await expect.poll(() => page.getByTestId('consultation-record').count()).toBe(0);
+    await expect
+      .poll(() => page.getByTestId('consultation-tab-records').evaluate((el) => el === document.activeElement))
+      .toBe(true);
     expect((await call(server.api.client, CONSULTATION, { id: consultationId })).records).toEqual([]);
   });
 

@@ -133,14 +133,14 @@ export class ConsultationState {
     const result = await runMutation(this.client, UPDATE_CONSULTATION_RECORD, {
       input: { id: record.id, ...change, expectedVersion: record.version },
     });
-    void this.#readCurrent();
+    await this.#readCurrent();
     return result.ok ? null : result.error;
   }
 
   /** The person deletes a record. */
   async deleteRecord(id: string): Promise<ApiError | null> {
     const result = await runMutation(this.client, DELETE_CONSULTATION_RECORD, { id });
-    void this.#readCurrent();
+    await this.#readCurrent();
     return result.ok ? null : result.error;
   }
 
