@@ -22,6 +22,7 @@ import type { CommandContext } from './commands/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { ConsultationService } from './consultations/consultation-service.ts';
 import { FileNotes } from './consultations/file-notes.ts';
+import { createNotesRoute, isNotesRequest } from './consultations/notes-route.ts';
 import { DomainError } from './errors/domain-errors.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { watchForGaps } from './events/gap-watch.ts';
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.
   const onCommitted = (events: readonly MapEvent[]) => {
     void runs.onEvents({ db, bus, onCommitted }, events);
+    consultations.onEvents(events);
     metrics.onCommitted(events);
     options.onCommitted?.(events);
   };
@@ -207,6 +209,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     bus,
     model,
     notes,
+    runs,
     onCommitted,
     logError,
     compressAfterTurns: options.consultationCompressAfter,
@@ -305,6 +308,8 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const mcpContext = (access: Access): McpContext => ({
     commands: { db, bus, viewer: access.viewer, scope: access.scope, onCommitted },
     runs,
+    consultations,
+    notes,
     logError,
   });
   const mcp = createMcpHttpHandler({ identity, contextFor: mcpContext, logError, maxBodyBytes });
@@ -346,11 +351,13 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   });
   const opsServer = options.metricsPort === undefined ? null : createOpsServer(ops);
   let metricsUrl: string | null = null;
+  const notesRoute = createNotesRoute({ db, notes, identity, logError });
   const server = createServer((req, res) => {
-    const api = isMcpRequest(req.url) || !web || !!req.url?.startsWith(yoga.graphqlEndpoint);
+    const api = isMcpRequest(req.url) || isNotesRequest(req.url) || !web || !!req.url?.startsWith(yoga.graphqlEndpoint);
     const refusal = guard.check(req, api);
     if (refusal) return guard.refuse(res, refusal);
     if (ops.handle(req, res)) return;
+    if (isNotesRequest(req.url)) return void notesRoute(req, res);
     if (isMcpRequest(req.url)) return void mcp(req, res);
     if (api) {
       // Subscriptions over SSE stay open: they bypass the queue.

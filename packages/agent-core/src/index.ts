@@ -121,9 +121,11 @@ export {
   grantFor,
 } from './model/token-budget.ts';
 export type {
+  ConsultationMapNode,
   ConsultationMessage,
   ConsultationNoteDraft,
   ConsultationPlan,
+  ConsultationProposalDraft,
   ConsultationRecordDraft,
   ConsultationSnapshot,
   ConsultationStorePort,

@@ -6,7 +6,31 @@ export const CONSULTATION_FIELDS = graphql(`
   fragment ConsultationFields on Consultation {
     id
     mapId
+    stage
     strategy
+    understandingRun {
+      id
+      status
+    }
+    understandingQuestion {
+      requestId
+      runId
+      kind
+      question
+      context
+      status
+    }
+    proposals {
+      id
+      nodeId
+      status
+      questions {
+        requestId
+        kind
+        status
+        context
+      }
+    }
     plan
     currentStep
     context
@@ -33,11 +57,12 @@ export const CONSULTATION_FIELDS = graphql(`
     notes {
       path
       size
+      downloadUrl
     }
   }
 `);
 
-/** Opens a consultation on a map, with its strategy for messages sent while a turn runs. */
+/** Opens a consultation on a map (or without one: NEEDS_PROBLEM), with its strategy for messages sent while a turn runs. */
 export const START_CONSULTATION = graphql(
   `
   mutation StartConsultation($input: StartConsultationInput!) {
@@ -61,6 +86,11 @@ export const SEND_CONSULTATION_MESSAGE = graphql(
       __typename
       ... on SentConsultationMessage {
         messageId
+        consultation {
+          id
+          mapId
+          stage
+        }
       }
       ...ErrorFields
     }

@@ -1,4 +1,4 @@
-import { DIVERGENT_LIMITS } from '@thinkingmap/agent-core';
+import { DIVERGENT_LIMITS, type SubQuestionProposal } from '@thinkingmap/agent-core';
 import {
   ACTIVE_RUN_STATUSES,
   AgentGraph,
@@ -145,6 +145,7 @@ export class RunService {
     nodeId: string | null,
     input: Record<string, unknown>,
     auto?: AutoStart,
+    consultationId?: string,
   ) {
     const { run, replaced } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
       if (nodeId) await assertNodeFree(tx, nodeId);
@@ -162,6 +163,7 @@ export class RunService {
           agent,
           threadId: runId,
           input: input as object,
+          consultationId: consultationId ?? null,
           status: waitingFor.length ? 'WAITING_FOR_DEPENDENCIES' : 'RUNNING',
           ownerInstance: this.engine.owner.instanceId,
           ownerBoot: this.engine.owner.bootId,
@@ -177,8 +179,11 @@ export class RunService {
     return run;
   }
 
-  /** Starts problem understanding on a map: the agent restates it and asks the person to confirm. */
-  async understandProblem(ctx: CommandContext, mapId: string): Promise<AgentRun> {
+  /**
+   * Starts problem understanding on a map: the agent restates it and asks the person to confirm. `consultationId`
+   * names the consultation that created the map (it goes on once the person confirms).
+   */
+  async understandProblem(ctx: CommandContext, mapId: string, consultationId?: string): Promise<AgentRun> {
     const map = await ctx.db.read.map.findUniqueOrThrow({ where: { id: mapId } });
     // Everything the person wrote goes to the agent: it restates their title, goal and constraints too.
     const input = {
@@ -189,8 +194,47 @@ export class RunService {
       constraints: Array.isArray(map.constraints) ? map.constraints.map(String) : [],
       language: map.language,
     };
-    const run = await this.#createRun(ctx, mapId, AgentGraph.UNDERSTAND_PROBLEM, null, input);
+    const run = await this.#createRun(
+      ctx,
+      mapId,
+      AgentGraph.UNDERSTAND_PROBLEM,
+      null,
+      input,
+      undefined,
+      consultationId,
+    );
     void this.engine.start(run, input);
+    return run;
+  }
+
+  /**
+   * A consultation's planner proposes sub-questions for a node: a decomposition run that takes the proposal as
+   * its first one and goes to the same review as any decomposition (the person approves, edits or rejects —
+   * a rejection asks the decomposition agent for another); no node exists before the person approves.
+   */
+  async proposeSubQuestions(
+    ctx: CommandContext,
+    raw: { nodeId: string; proposal: SubQuestionProposal; consultationId: string },
+  ): Promise<AgentRun> {
+    const nodeId = parseInput(z.object({ nodeId: id }), { nodeId: raw.nodeId }).nodeId;
+    const mapId = await mapIdOfNode(ctx, nodeId);
+    const input = {
+      nodeId,
+      intentOverride: NodeIntent.DECOMPOSE,
+      strategyOverride: null,
+      conclusionKind: null,
+      proposalOverride: raw.proposal,
+    };
+    const run = await this.#createRun(
+      ctx,
+      mapId,
+      AgentGraph.PROCESS_NODE,
+      nodeId,
+      input,
+      undefined,
+      raw.consultationId,
+    );
+    if (run.status === 'RUNNING') void this.engine.start(run, input);
     return run;
   }
 

@@ -4,15 +4,16 @@ import {
   type ConsultationMessageRole,
   type ConsultationRecord,
   ConsultationRecordKind,
+  ConsultationStage,
   ConsultationStrategy,
   type Tx,
 } from '@thinkingmap/db';
 import { z } from 'zod';
-import { NotFoundError, VersionConflictError } from '../errors/domain-errors.ts';
+import { ConflictError, NotFoundError, VersionConflictError } from '../errors/domain-errors.ts';
 import type { PendingEvent } from '../events/map-event.ts';
 import type { CommandContext } from './context.ts';
 import { id, LIMITS, parseInput, text } from './input.ts';
-import { mutateMap } from './mutate-map.ts';
+import { assertCanChange, mutateMap } from './mutate-map.ts';
 
 type Change = Extract<PendingEvent, { type: 'ConsultationChanged' }>['payload']['change'];
 
@@ -22,10 +23,14 @@ const MAX_LOGS = 200;
 const changed = (consultationId: string, change: Change, targetId: string | null = null, line: string | null = null) =>
   ({ type: 'ConsultationChanged', payload: { consultationId, change, targetId, text: line } }) as const;
 
-/** The map a consultation belongs to (immutable, so it can be read before the transaction). */
+/**
+ * The map a consultation belongs to (set once, then immutable, so it can be read before the transaction). A
+ * consultation started without a map has none until its first message: nothing is written on it before.
+ */
 export async function mapIdOfConsultation(ctx: CommandContext, consultationId: string): Promise<string> {
   const row = await ctx.db.read.consultation.findUnique({ where: { id: consultationId }, select: { mapId: true } });
   if (!row) throw new NotFoundError('Consultation', consultationId);
+  if (!row.mapId) throw new ConflictError('the consultation has no map yet: send its first message');
   return row.mapId;
 }
 
@@ -44,19 +49,83 @@ async function onConsultation<T>(
 }
 
 export const startConsultationInput = z.object({
-  mapId: id,
+  mapId: id.optional(),
   strategy: z.enum(ConsultationStrategy).default(ConsultationStrategy.INTERRUPT),
 });
 
-/** Opens a consultation on a map (the person's own). */
+const EMPTY = { plan: [], context: {}, logs: [] };
+
+/**
+ * Opens a consultation on one of the person's maps; without a map, one that waits for its problem
+ * (NEEDS_PROBLEM: no map, so no event yet — its first message creates the map, see {@link attachConsultationMap}).
+ */
 export async function startConsultation(ctx: CommandContext, raw: unknown): Promise<Consultation> {
   const input = parseInput(startConsultationInput, raw);
-  return mutateMap(ctx, input.mapId, async (tx, emit) => {
+  const mapId = input.mapId;
+  if (!mapId) {
+    assertCanChange(ctx, 'Consultation', 'new');
+    return ctx.db.write((tx) =>
+      tx.consultation.create({
+        data: { ownerId: ctx.viewer.id, stage: ConsultationStage.NEEDS_PROBLEM, strategy: input.strategy, ...EMPTY },
+      }),
+    );
+  }
+  return mutateMap(ctx, mapId, async (tx, emit) => {
     const row = await tx.consultation.create({
-      data: { mapId: input.mapId, strategy: input.strategy, plan: [], context: {}, logs: [] },
+      data: { mapId, ownerId: ctx.viewer.id, strategy: input.strategy, ...EMPTY },
     });
     emit(changed(row.id, 'STARTED'));
     return row;
+  });
+}
+
+/**
+ * The first message of a consultation started without a map: the consultation joins the map created with it
+ * as its problem (UNDERSTANDING), and the message is stored there, not planned yet. A consultation that
+ * already has its map (a first message sent twice at once) is a ConflictError.
+ */
+export async function attachConsultationMap(
+  ctx: CommandContext,
+  consultationId: string,
+  mapId: string,
+  content: string,
+): Promise<ConsultationMessage> {
+  return mutateMap(ctx, mapId, async (tx, emit) => {
+    const claimed = await tx.consultation.updateMany({
+      where: { id: consultationId, ownerId: ctx.viewer.id, mapId: null, stage: ConsultationStage.NEEDS_PROBLEM },
+      data: { mapId, stage: ConsultationStage.UNDERSTANDING, version: { increment: 1 } },
+    });
+    if (claimed.count !== 1) throw new ConflictError('the consultation already has its map');
+    emit(changed(consultationId, 'STARTED'));
+    const message = await tx.consultationMessage.create({ data: { consultationId, role: 'PERSON', text: content } });
+    emit(changed(consultationId, 'MESSAGE', message.id, 'PERSON'));
+    return message;
+  });
+}
+
+/** The map's problem understanding started: the person confirms it through `runId`'s question. */
+export async function consultationUnderstanding(ctx: CommandContext, consultationId: string, runId: string) {
+  await onConsultation(ctx, consultationId, async (_tx, emit) => {
+    emit(changed(consultationId, 'UNDERSTANDING', runId));
+  });
+}
+
+/** The person confirmed the understanding: the consultation goes on (true when this call moved it). */
+export async function consultationUnderstood(ctx: CommandContext, consultationId: string): Promise<boolean> {
+  return onConsultation(ctx, consultationId, async (tx, emit) => {
+    const moved = await tx.consultation.updateMany({
+      where: { id: consultationId, stage: ConsultationStage.UNDERSTANDING },
+      data: { stage: ConsultationStage.CONSULTING, version: { increment: 1 } },
+    });
+    if (moved.count) emit(changed(consultationId, 'UNDERSTOOD'));
+    return moved.count > 0;
+  });
+}
+
+/** The planner proposed sub-questions for a node: `runId` waits at the decomposition review. */
+export async function consultationProposed(ctx: CommandContext, consultationId: string, runId: string, line: string) {
+  await onConsultation(ctx, consultationId, async (_tx, emit) => {
+    emit(changed(consultationId, 'PROPOSED', runId, line));
   });
 }
 

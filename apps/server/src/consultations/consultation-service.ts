@@ -5,16 +5,26 @@ import {
   isAgentError,
   type ModelPort,
   type SentMessage,
+  type TurnOutcome,
 } from '@thinkingmap/agent-core';
-import type { Consultation, Database } from '@thinkingmap/db';
-import { consultationMessageInput, mapIdOfConsultation, startConsultation } from '../commands/consultation-commands.ts';
+import { AgentGraph, type Consultation, ConsultationStage, type Database } from '@thinkingmap/db';
+import {
+  appendConsultationMessage,
+  attachConsultationMap,
+  consultationMessageInput,
+  consultationUnderstanding,
+  consultationUnderstood,
+  startConsultation,
+} from '../commands/consultation-commands.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { parseInput } from '../commands/input.ts';
+import { createMap } from '../commands/map-commands.ts';
 import { assertCanChange } from '../commands/mutate-map.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors/domain-errors.ts';
+import { ConflictError, NotFoundError } from '../errors/domain-errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
-import { CommandConsultationStore } from './consultation-store.ts';
+import { assertConsultationAccess } from './consultation-access.ts';
+import { CommandConsultationStore, type ProposeSubQuestions } from './consultation-store.ts';
 import type { FileNotes } from './file-notes.ts';
 
 /** A message refused because the consultation is busy and refuses messages then (strategy REJECT). */
@@ -26,20 +36,39 @@ export interface ConsultationServiceOptions {
   bus: EventBus;
   model: ModelPort;
   notes: FileNotes;
+  /** The run service's problem understanding and sub-question proposals (the same runs and gates as elsewhere). */
+  runs: {
+    understandProblem(ctx: CommandContext, mapId: string, consultationId?: string): Promise<{ id: string }>;
+    proposeSubQuestions: ProposeSubQuestions;
+  };
   onCommitted?: (events: readonly MapEvent[]) => void;
   logError: (error: unknown) => void;
   /** Turns before earlier messages are summarised (TM_CONSULTATION_COMPRESS_AFTER, default 6). */
   compressAfterTurns?: number;
 }
 
+/** A stored message of the person and what happens with it. */
+export interface SentConsultationMessage {
+  message: { id: string };
+  /**
+   * The turn that answers it; `waiting` when the consultation waits for the person to confirm the understanding
+   * of its problem first (the message is answered once they do).
+   */
+  turn: Promise<TurnOutcome | { status: 'waiting' }>;
+}
+
 /**
  * Consultations of this process: one graph and one conductor (turns one at a time per consultation, the
- * consultation's strategy for a message during a turn). Turns act as the map's owner through the command
- * layer; a turn a restart cut short is run again at start from the person's unplanned messages.
+ * consultation's strategy for a message during a turn). Turns act as the consultation's owner through the
+ * command layer; a turn a restart cut short is run again at start from the person's unplanned messages.
+ * A consultation started without a map goes through problem understanding first: its first message creates
+ * the map (as createMap with a problem does) and starts its understanding run; once the person confirms it
+ * (replyToAgent, never by expiry), the consultation answers the messages it kept meanwhile.
  */
 export class ConsultationService {
   readonly conductor: ConsultationConductor;
   readonly store: CommandConsultationStore;
+  private readonly firsts = new Map<string, Promise<SentConsultationMessage>>();
 
   constructor(private readonly options: ConsultationServiceOptions) {
     const owners = new Map<string, string>();
@@ -48,15 +77,17 @@ export class ConsultationService {
       if (!owner) {
         const row = await options.db.read.consultation.findUnique({
           where: { id: consultationId },
-          select: { map: { select: { ownerId: true } } },
+          select: { ownerId: true },
         });
         if (!row) throw new NotFoundError('Consultation', consultationId);
-        owner = row.map.ownerId;
+        owner = row.ownerId;
         owners.set(consultationId, owner);
       }
       return { db: options.db, bus: options.bus, viewer: { id: owner }, onCommitted: options.onCommitted };
     };
-    this.store = new CommandConsultationStore(commandsOf, options.notes, options.logError);
+    this.store = new CommandConsultationStore(commandsOf, options.notes, options.logError, (ctx, input) =>
+      options.runs.proposeSubQuestions(ctx, input),
+    );
     const graph = createConsultationGraph({
       model: options.model,
       store: this.store,
@@ -67,22 +98,25 @@ export class ConsultationService {
     this.conductor = new ConsultationConductor(graph, this.store);
   }
 
-  /** Opens a consultation on one of the viewer's maps. */
+  /** Opens a consultation on one of the viewer's maps, or without a map (NEEDS_PROBLEM). */
   start(ctx: CommandContext, input: unknown): Promise<Consultation> {
     return startConsultation(ctx, input);
   }
 
   /** The person sends a message; the turn that handles it runs in the background. */
-  async send(ctx: CommandContext, raw: unknown): Promise<SentMessage> {
+  async send(ctx: CommandContext, raw: unknown): Promise<SentConsultationMessage> {
     const input = parseInput(consultationMessageInput, raw);
     assertCanChange(ctx, 'Consultation', input.consultationId);
-    const mapId = await mapIdOfConsultation(ctx, input.consultationId);
-    const map = await ctx.db.read.map.findUnique({ where: { id: mapId }, select: { ownerId: true } });
-    if (!map) throw new NotFoundError('Consultation', input.consultationId);
-    if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError('Consultation', input.consultationId);
-    const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: input.consultationId } });
+    const row = await ctx.db.read.consultation.findUnique({ where: { id: input.consultationId } });
+    const found = assertConsultationAccess(ctx, row, input.consultationId);
+    if (found.stage === ConsultationStage.NEEDS_PROBLEM) return this.first(ctx, found.id, input.text);
+    if (found.stage === ConsultationStage.UNDERSTANDING) {
+      // Kept unplanned: the turn after the person confirms the understanding answers it.
+      const message = await appendConsultationMessage(ctx, found.id, 'PERSON', input.text);
+      return { message, turn: Promise.resolve({ status: 'waiting' }) };
+    }
     try {
-      const sent = await this.conductor.send(input.consultationId, input.text, row.strategy);
+      const sent: SentMessage = await this.conductor.send(found.id, input.text, found.strategy);
       void sent.turn.then((outcome) => {
         if (outcome.status === 'failed' && outcome.code === 'INTERNAL') this.options.logError(outcome.reason);
       });
@@ -94,8 +128,58 @@ export class ConsultationService {
     }
   }
 
-  /** Runs the turns a previous process left unfinished (busy, or with unplanned messages). */
+  /** The first message of a consultation without a map: its problem. One at a time per consultation. */
+  private first(ctx: CommandContext, consultationId: string, text: string): Promise<SentConsultationMessage> {
+    const running = this.firsts.get(consultationId);
+    if (running) return running.then(() => this.send(ctx, { consultationId, text }));
+    const work = (async () => {
+      const map = await createMap(ctx, { problem: text });
+      const message = await attachConsultationMap(ctx, consultationId, map.id, text);
+      const run = await this.options.runs.understandProblem(ctx, map.id, consultationId);
+      await consultationUnderstanding(ctx, consultationId, run.id);
+      return { message, turn: Promise.resolve({ status: 'waiting' as const }) };
+    })();
+    this.firsts.set(consultationId, work);
+    return work.finally(() => this.firsts.delete(consultationId));
+  }
+
+  /**
+   * Committed events of every map: when the problem understanding a consultation started finishes (the person
+   * confirmed), the consultation goes on and answers the messages it kept.
+   */
+  onEvents(events: readonly MapEvent[]): void {
+    for (const event of events) {
+      if (event.type !== 'RunFinished' || event.payload.run.agent !== AgentGraph.UNDERSTAND_PROBLEM) continue;
+      if (event.payload.run.status !== 'COMPLETED') continue;
+      void this.understood(event.payload.run.id).catch((error: unknown) => this.options.logError(error));
+    }
+  }
+
+  private async understood(runId: string): Promise<void> {
+    const run = await this.options.db.read.agentRun.findUnique({
+      where: { id: runId },
+      select: { consultationId: true },
+    });
+    if (!run?.consultationId) return;
+    const id = run.consultationId;
+    const ctx = await this.store.commandsFor(id);
+    if (await consultationUnderstood(ctx, id)) await this.conductor.resume(id);
+  }
+
+  /**
+   * Runs the turns a previous process left unfinished (busy, or with unplanned messages), and goes on with
+   * consultations whose understanding was confirmed while no process could see it.
+   */
   async resumeUnfinished(): Promise<void> {
+    const waiting = await this.options.db.read.agentRun.findMany({
+      where: {
+        agent: AgentGraph.UNDERSTAND_PROBLEM,
+        status: 'COMPLETED',
+        consultation: { stage: ConsultationStage.UNDERSTANDING },
+      },
+      select: { id: true },
+    });
+    for (const run of waiting) void this.understood(run.id).catch((error: unknown) => this.options.logError(error));
     const rows = await this.options.db.read.consultation.findMany({ where: { busy: true }, select: { id: true } });
     for (const row of rows) void this.conductor.resume(row.id);
   }

@@ -1,19 +1,22 @@
-import type {
-  ConsultationMessage,
-  ConsultationNoteDraft,
-  ConsultationPlan,
-  ConsultationRecordDraft,
-  ConsultationSnapshot,
-  ConsultationStorePort,
-  ConsultationStreamPort,
-  NotesPort,
-  TurnLifecycle,
-  TurnOutcome,
+import {
+  AgentError,
+  type ConsultationMessage,
+  type ConsultationNoteDraft,
+  type ConsultationPlan,
+  type ConsultationProposalDraft,
+  type ConsultationRecordDraft,
+  type ConsultationSnapshot,
+  type ConsultationStorePort,
+  type ConsultationStreamPort,
+  type NotesPort,
+  type TurnLifecycle,
+  type TurnOutcome,
 } from '@thinkingmap/agent-core';
 import {
   addConsultationRecord,
   appendConsultationMessage,
   compressConsultation,
+  consultationProposed,
   logConsultation,
   markConsultationPlanned,
   noteWritten,
@@ -22,10 +25,19 @@ import {
   streamConsultationReply,
 } from '../commands/consultation-commands.ts';
 import type { CommandContext } from '../commands/context.ts';
-import { NotFoundError } from '../errors/domain-errors.ts';
+import { DomainError, NotFoundError } from '../errors/domain-errors.ts';
 import type { FileNotes } from './file-notes.ts';
 
 const FAILED = { en: 'This turn failed', zh: '本轮处理失败' } as const;
+
+/** How many of the map's nodes the planner's prompt lists. */
+const PROMPT_NODES = 40;
+
+/** Starts the decomposition review of a planner's proposal (the run service's `proposeSubQuestions`). */
+export type ProposeSubQuestions = (
+  ctx: CommandContext,
+  input: { nodeId: string; proposal: ConsultationProposalDraft; consultationId: string },
+) => Promise<{ id: string }>;
 
 /**
  * The consultation graph's ports over the command layer: every write is a `mutateMap` command on the
@@ -41,21 +53,37 @@ export class CommandConsultationStore
     private readonly commands: (consultationId: string) => Promise<CommandContext>,
     private readonly files: FileNotes,
     private readonly logError: (error: unknown) => void,
+    private readonly proposeRun: ProposeSubQuestions,
   ) {}
+
+  /** The command context a consultation's writes act in (its owner). */
+  commandsFor(consultationId: string): Promise<CommandContext> {
+    return this.commands(consultationId);
+  }
 
   async load(consultationId: string): Promise<ConsultationSnapshot> {
     const ctx = await this.commands(consultationId);
     const row = await ctx.db.read.consultation.findUnique({
       where: { id: consultationId },
       include: {
-        map: { select: { language: true } },
+        map: {
+          select: {
+            language: true,
+            nodes: {
+              select: { id: true, question: true, parentId: true },
+              orderBy: { createdAt: 'asc' },
+              take: PROMPT_NODES,
+            },
+          },
+        },
         messages: { where: { compressed: false }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
       },
     });
-    if (!row) throw new NotFoundError('Consultation', consultationId);
+    if (!row?.map) throw new NotFoundError('Consultation', consultationId);
     return {
       consultationId,
       language: row.map.language,
+      nodes: row.map.nodes,
       summary: row.summary,
       messages: row.messages.map((m) => ({ id: m.id, role: m.role, text: m.text })),
       unplanned: row.messages.filter((m) => m.role === 'PERSON' && !m.planned).map((m) => m.id),
@@ -97,9 +125,27 @@ export class CommandConsultationStore
     await compressConsultation(await this.commands(consultationId), consultationId, summary, messageIds);
   }
 
+  async propose(consultationId: string, proposal: ConsultationProposalDraft) {
+    const ctx = await this.commands(consultationId);
+    const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: consultationId } });
+    const node = await ctx.db.read.node.findUnique({ where: { id: proposal.nodeId }, select: { mapId: true } });
+    if (!node || node.mapId !== row.mapId)
+      throw new AgentError('INVALID_INPUT', `no node ${proposal.nodeId.slice(0, 40)} on this map`);
+    try {
+      const run = await this.proposeRun(ctx, { nodeId: proposal.nodeId, proposal, consultationId });
+      await consultationProposed(ctx, consultationId, run.id, proposal.nodeId);
+      return { runId: run.id };
+    } catch (error) {
+      // A node already running, or a proposal the command refuses: the planner and the person are told.
+      if (error instanceof DomainError) throw new AgentError('INVALID_INPUT', error.message);
+      throw error;
+    }
+  }
+
   async write(consultationId: string, note: ConsultationNoteDraft) {
     const ctx = await this.commands(consultationId);
     const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: consultationId } });
+    if (!row.mapId) throw new AgentError('INVALID_INPUT', 'the consultation has no map yet');
     const path = await this.files.write(row.mapId, note.path, note.content);
     await noteWritten(ctx, consultationId, path);
     return { path };
@@ -113,7 +159,7 @@ export class CommandConsultationStore
     const ctx = await this.commands(consultationId);
     if (outcome.status === 'failed') {
       const row = await ctx.db.read.consultation.findUnique({ where: { id: consultationId }, include: { map: true } });
-      const language = row?.map.language ?? 'en';
+      const language = row?.map?.language ?? 'en';
       await setConsultationBusy(ctx, consultationId, false, `${FAILED[language]}: ${outcome.reason}`);
       if (outcome.raw) this.logError(new Error(`consultation ${consultationId}: ${outcome.code}: ${outcome.raw}`));
     } else await setConsultationBusy(ctx, consultationId, false, outcome.status);

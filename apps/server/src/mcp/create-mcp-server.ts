@@ -4,6 +4,7 @@ import type { McpContext } from './mcp-context.ts';
 import { refuseWritesWhenReadOnly } from './read-only-guard.ts';
 import { registerAddContextTool } from './tools/add-context.tool.ts';
 import { registerConcludeNodeTool } from './tools/conclude-node.tool.ts';
+import { registerConsultationTools } from './tools/consultation.tools.ts';
 import { registerCreateMapTool } from './tools/create-map.tool.ts';
 import { registerGetMapTool } from './tools/get-map.tool.ts';
 import { registerListMapsTool } from './tools/list-maps.tool.ts';
@@ -17,11 +18,13 @@ export const MCP_SERVER_NAME = 'thinkingmap';
 const INSTRUCTIONS = `ThinkingMap breaks a problem into a tree of questions with AI agents, with a person in the loop.
 Start with create_map(problem); answer the agents' questions with reply_to_agent(requestId, accept | text);
 process each node with process_node(nodeId); read the map at any time with get_map(mapId) or the resource
-thinkingmap://maps/{mapId}. Errors carry a code: VALIDATION, NOT_FOUND, FORBIDDEN, CONFLICT, CYCLE, VERSION_CONFLICT.`;
+thinkingmap://maps/{mapId}. Or talk it through: start_consultation, send_consultation_message (a front agent
+answers at once, a planner works behind), get_consultation. Errors carry a code: VALIDATION, NOT_FOUND, FORBIDDEN, CONFLICT, CYCLE, VERSION_CONFLICT.`;
 
 /**
  * Builds ThinkingMap's MCP server for one viewer: the tools create_map, get_map, list_maps, process_node,
- * reply_to_agent, add_context, conclude_node and the map resources; a read-only caller may use only the tools
+ * reply_to_agent, add_context, conclude_node, start_consultation, send_consultation_message, get_consultation
+ * and the map resources; a read-only caller may use only the tools
  * annotated `readOnlyHint` (see read-only-guard.ts). Not connected: give it a transport
  * (Streamable HTTP per request, or stdio).
  */
@@ -39,6 +42,7 @@ export function createThinkingMapMcpServer(ctx: McpContext): McpServer {
   registerReplyToAgentTool(server, ctx);
   registerAddContextTool(server, ctx);
   registerConcludeNodeTool(server, ctx);
+  registerConsultationTools(server, ctx);
   registerMapResource(server, ctx);
   return server;
 }

@@ -1,5 +1,7 @@
 import type { RunService } from '../agents/run-service.ts';
 import type { CommandContext } from '../commands/context.ts';
+import type { ConsultationService } from '../consultations/consultation-service.ts';
+import type { FileNotes } from '../consultations/file-notes.ts';
 
 /**
  * What the MCP tools of one viewer act through: the command layer's context (who acts, the database, the
@@ -8,6 +10,9 @@ import type { CommandContext } from '../commands/context.ts';
 export interface McpContext {
   commands: CommandContext;
   runs: RunService;
+  /** Consultations (the same service as the GraphQL API) and the notes folder. */
+  consultations: ConsultationService;
+  notes: FileNotes;
   /** Where unexpected errors are logged; the client only sees "Unexpected error.". */
   logError: (error: unknown) => void;
 }

@@ -19,13 +19,28 @@ export async function waitForAgents(
   seconds: number,
   runId?: string,
 ): Promise<boolean> {
-  if (seconds <= 0) return false;
   const settled = async () => {
     const running = await ctx.db.read.agentRun.count({
       where: { mapId, status: 'RUNNING', ...(runId ? { id: runId } : {}) },
     });
     return running === 0;
   };
+  return waitUntil(ctx, mapId, seconds, settled, (event) => SETTLING.has(event.type));
+}
+
+/**
+ * Waits until `settled()` reads true: checked at once, on each event of the map that `wakes`, and once a
+ * second as well (a bus gives no delivery guarantee). Resolves `false` when `seconds` (at most
+ * {@link MAX_WAIT_SECONDS}) pass first. Reads only.
+ */
+export function waitUntil(
+  ctx: CommandContext,
+  mapId: string,
+  seconds: number,
+  settled: () => Promise<boolean>,
+  wakes: (event: MapEvent) => boolean,
+): Promise<boolean> {
+  if (seconds <= 0) return Promise.resolve(false);
   return new Promise<boolean>((resolve, reject) => {
     let checking = false;
     let again = false;
@@ -58,7 +73,7 @@ export async function waitForAgents(
         });
     };
     const stop = ctx.bus.listen(mapId, (event) => {
-      if (SETTLING.has(event.type)) check();
+      if (wakes(event)) check();
     });
     const poll = setInterval(check, 1_000);
     const deadline = setTimeout(() => finish(false), Math.min(seconds, MAX_WAIT_SECONDS) * 1_000);

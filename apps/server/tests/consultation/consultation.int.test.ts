@@ -125,7 +125,7 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     expect(stale.__typename).toBe('VersionConflictError');
     await call(client, DELETE_CONSULTATION_RECORD, { id: recordId });
     expect((await read(client, id)).records).toEqual([]);
-    const events = await call(client, EVENTS, { mapId: done.mapId, after: 0, first: 200 });
+    const events = await call(client, EVENTS, { mapId: done.mapId as string, after: 0, first: 200 });
     const changes = events.events.flatMap((e) => ('change' in e ? [e.change] : []));
     expect(changes).toEqual(
       expect.arrayContaining([

@@ -1,4 +1,5 @@
 import type { ConsultationMessageRole, ConsultationRecordKind, Language } from '../domain/enums.ts';
+import type { SubQuestionProposal } from '../schemas/sub-question-proposal.ts';
 
 /** A message of a consultation the person sees (or the summary that replaced earlier ones in prompts). */
 export interface ConsultationMessage {
@@ -21,6 +22,18 @@ export interface ConsultationNoteDraft {
   content: string;
 }
 
+/** Sub-questions the planner proposes for one of the map's nodes (reviewed by the person like a decomposition). */
+export interface ConsultationProposalDraft extends SubQuestionProposal {
+  nodeId: string;
+}
+
+/** A node of the consultation's map, as the planner sees it. */
+export interface ConsultationMapNode {
+  id: string;
+  question: string;
+  parentId: string | null;
+}
+
 /** The planner's plan: its steps, where it stands, and the short facts it keeps about the case. */
 export interface ConsultationPlan {
   plan: string[];
@@ -38,6 +51,8 @@ export interface ConsultationSnapshot extends ConsultationPlan {
   messages: ConsultationMessage[];
   /** The person's messages the planner has not handled yet (a turn interrupted, queued or cut by a restart). */
   unplanned: string[];
+  /** The map's nodes the planner may propose sub-questions for (bounded; [] when none). */
+  nodes?: ConsultationMapNode[];
 }
 
 /**
@@ -61,6 +76,11 @@ export interface ConsultationStorePort {
   writeRecord(consultationId: string, record: ConsultationRecordDraft): Promise<{ id: string }>;
   /** Earlier messages were summarised: `summary` replaces `messageIds` in prompts (the messages are kept). */
   compress(consultationId: string, summary: string, messageIds: string[]): Promise<void>;
+  /**
+   * Sends sub-questions for a node to the person's decomposition review; returns the run that waits there.
+   * An unknown or busy node is refused with `AgentError('INVALID_INPUT')` (nothing is proposed).
+   */
+  propose(consultationId: string, proposal: ConsultationProposalDraft): Promise<{ runId: string }>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConsultationRecordKind } from '../domain/enums.ts';
 import { asText, type ReadableFields } from '../model/readable-stream.ts';
+import { SubQuestionProposalSchema } from './sub-question-proposal.ts';
 
 /** Where the front agent sends a turn after its reply: the planner, or nowhere (the person only chats, or ends). */
 export const FrontRoute = { PLAN: 'plan', CHAT: 'chat', END: 'end' } as const;
@@ -46,6 +47,12 @@ export const PlannerDecisionSchema = z.object({
       content: z.string().min(1).max(40_000),
     })
     .nullable(),
+  proposal: SubQuestionProposalSchema.extend({
+    nodeId: z.string().min(1).describe("the id of the map's node the sub-questions break down"),
+  })
+    .nullable()
+    .optional()
+    .describe("sub-questions to propose for one of the map's nodes; the person reviews them before any node exists"),
   plan: z.array(z.string().min(1).max(300)).max(12).optional().describe('the consultation steps, when they change'),
   currentStep: z.number().int().min(0).optional().describe('index of the step in progress'),
   context: z.record(z.string(), z.string().max(500)).optional().describe('short facts to keep, by key'),

@@ -5,6 +5,7 @@ import type {
   ConsultationMessage,
   ConsultationNoteDraft,
   ConsultationPlan,
+  ConsultationProposalDraft,
   ConsultationRecordDraft,
   ConsultationSnapshot,
   ConsultationStorePort,
@@ -102,6 +103,11 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
     held.summary = summary;
     for (const m of held.messages) if (messageIds.includes(m.id)) m.compressed = true;
     this.writes.push(`compress ${messageIds.length}`);
+  }
+
+  async propose(_consultationId: string, proposal: ConsultationProposalDraft) {
+    this.writes.push(`propose ${proposal.nodeId} ${proposal.subQuestions.map((q) => q.question).join(' | ')}`);
+    return { runId: `r${++this.sequence}` };
   }
 
   async write(_consultationId: string, note: ConsultationNoteDraft) {

@@ -18,7 +18,11 @@ builder.objectType(ConsultationBusyConflict, {
 
 const StartConsultationInput = builder.inputType('StartConsultationInput', {
   fields: (t) => ({
-    mapId: t.id({ required: true }),
+    mapId: t.id({
+      description:
+        'The map to consult on. Without it the consultation starts NEEDS_PROBLEM: its first message is the problem, ' +
+        'a map is created with it and its understanding waits for the person (`understandingQuestion`).',
+    }),
     strategy: t.field({ type: ConsultationStrategyEnum, description: 'INTERRUPT when omitted.' }),
   }),
 });
@@ -29,7 +33,10 @@ builder.mutationField('startConsultation', (t) =>
     errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: StartConsultationInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.consultations.start(ctx.commands, { mapId: input.mapId, strategy: input.strategy ?? undefined }),
+      ctx.consultations.start(ctx.commands, {
+        mapId: input.mapId ?? undefined,
+        strategy: input.strategy ?? undefined,
+      }),
   }),
 );
 

@@ -1,6 +1,16 @@
-import { ConsultationMessageRole, ConsultationRecordKind, ConsultationStrategy } from '@thinkingmap/db';
+import {
+  AgentGraph,
+  ConsultationMessageRole,
+  ConsultationRecordKind,
+  ConsultationStage,
+  ConsultationStrategy,
+} from '@thinkingmap/db';
+import { ANSWERABLE_QUESTION } from '../../agents/answerable-questions.ts';
+import { assertConsultationAccess } from '../../consultations/consultation-access.ts';
 import type { NoteFile } from '../../consultations/file-notes.ts';
-import { assertRowAccess, parseId } from '../access.ts';
+import { noteDownloadPath } from '../../consultations/note-download.ts';
+import { NotFoundError } from '../../errors/domain-errors.ts';
+import { assertMapAccess, parseId } from '../access.ts';
 import { builder } from '../builder.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 
@@ -9,6 +19,12 @@ export const ConsultationStrategyEnum = builder.enumType(ConsultationStrategy, {
   description: 'What a message sent while a turn runs does: INTERRUPT it, ENQUEUE after it, or REJECT the message.',
 });
 export const ConsultationRecordKindEnum = builder.enumType(ConsultationRecordKind, { name: 'ConsultationRecordKind' });
+export const ConsultationStageEnum = builder.enumType(ConsultationStage, {
+  name: 'ConsultationStage',
+  description:
+    'NEEDS_PROBLEM: started without a map, its first message is the problem; UNDERSTANDING: its map waits for the ' +
+    'person to confirm the understanding (`understandingQuestion`, answered with replyToAgent); CONSULTING.',
+});
 const ConsultationMessageRoleEnum = builder.enumType(ConsultationMessageRole, { name: 'ConsultationMessageRole' });
 
 const ConsultationLogRef = builder.objectRef<{ at: string; text: string }>('ConsultationLog').implement({
@@ -23,6 +39,12 @@ const ConsultationNoteRef = builder.objectRef<NoteFile & { mapId: string }>('Con
     size: t.exposeInt('size'),
     updatedAt: t.field({ type: 'DateTime', resolve: (n) => n.updatedAt }),
     content: t.string({ resolve: (n, _args, ctx) => ctx.notes.read(n.mapId, n.path) }),
+    downloadUrl: t.string({
+      description:
+        'Where to download the file (same-origin path; send the API token as `Authorization: Bearer`): ' +
+        '`/notes/<mapId>/<path>`, answered as an attachment.',
+      resolve: (n) => noteDownloadPath(n.mapId, n.path),
+    }),
   }),
 });
 
@@ -53,8 +75,49 @@ export const ConsultationRef = builder.prismaObject('Consultation', {
   description: 'A conversation with a front agent that answers at once and a planner behind it.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    mapId: t.exposeID('mapId'),
+    mapId: t.exposeID('mapId', {
+      nullable: true,
+      description: 'Null until the first message of a consultation started without a map creates its map.',
+    }),
+    map: t.relation('map', { nullable: true }),
+    stage: t.expose('stage', { type: ConsultationStageEnum }),
     strategy: t.expose('strategy', { type: ConsultationStrategyEnum }),
+    understandingRun: t.prismaField({
+      type: 'AgentRun',
+      nullable: true,
+      description: 'The problem-understanding run of the map it created (started without a map).',
+      resolve: (query, c, _args, ctx) =>
+        ctx.db.read.agentRun.findFirst({
+          ...query,
+          where: { consultationId: c.id, agent: AgentGraph.UNDERSTAND_PROBLEM },
+          orderBy: { createdAt: 'desc' },
+        }),
+    }),
+    understandingQuestion: t.prismaField({
+      type: 'AgentQuestion',
+      nullable: true,
+      description:
+        'While UNDERSTANDING: the confirmation the person answers with replyToAgent(requestId) (accept, or a ' +
+        'correction); messages sent meanwhile wait and are answered once it is confirmed.',
+      resolve: (query, c, _args, ctx) =>
+        ctx.db.read.agentQuestion.findFirst({
+          ...query,
+          where: { run: { consultationId: c.id, agent: AgentGraph.UNDERSTAND_PROBLEM }, ...ANSWERABLE_QUESTION },
+          orderBy: { createdAt: 'desc' },
+        }),
+    }),
+    proposals: t.prismaField({
+      type: ['AgentRun'],
+      description:
+        "Sub-question proposals its planner made for the map's nodes, oldest first: each is a run waiting at the " +
+        'decomposition review (reviewDecomposition on its question); nodes exist only once the person approves.',
+      resolve: (query, c, _args, ctx) =>
+        ctx.db.read.agentRun.findMany({
+          ...query,
+          where: { consultationId: c.id, agent: AgentGraph.PROCESS_NODE },
+          orderBy: { createdAt: 'asc' },
+        }),
+    }),
     plan: t.stringList({ resolve: (c) => c.plan as string[] }),
     currentStep: t.exposeInt('currentStep'),
     context: t.expose('context', { type: 'JSON', description: 'Short facts the planner keeps, by key.' }),
@@ -65,8 +128,11 @@ export const ConsultationRef = builder.prismaObject('Consultation', {
     records: t.relation('records', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
     notes: t.field({
       type: [ConsultationNoteRef],
-      description: "The map's notes.",
-      resolve: async (c, _args, ctx) => (await ctx.notes.list(c.mapId)).map((n) => ({ ...n, mapId: c.mapId })),
+      description: "The map's notes (none before it has a map).",
+      resolve: async (c, _args, ctx) => {
+        const mapId = c.mapId;
+        return mapId ? (await ctx.notes.list(mapId)).map((n) => ({ ...n, mapId })) : [];
+      },
     }),
   }),
 });
@@ -79,7 +145,7 @@ builder.queryField('consultation', (t) =>
     resolve: async (query, _root, args, ctx) => {
       const id = parseId('id', args.id);
       const row = await ctx.db.read.consultation.findUnique({ ...query, where: { id } });
-      return assertRowAccess(ctx, row, 'Consultation', id);
+      return assertConsultationAccess(ctx, row, id);
     },
   }),
 );
@@ -87,12 +153,18 @@ builder.queryField('consultation', (t) =>
 builder.queryField('consultations', (t) =>
   t.prismaField({
     type: ['Consultation'],
-    description: "A map's consultations, newest first.",
+    description: "A map's consultations, newest first; without `mapId`, every consultation of the viewer.",
     errors: { types: ACCESS_ERRORS },
-    args: { mapId: t.arg.id({ required: true }) },
+    args: { mapId: t.arg.id() },
     resolve: async (query, _root, args, ctx) => {
+      if (args.mapId == null)
+        return ctx.db.read.consultation.findMany({
+          ...query,
+          where: { ownerId: ctx.viewer.id },
+          orderBy: { createdAt: 'desc' },
+        });
       const mapId = parseId('mapId', args.mapId);
-      await assertRowAccess(ctx, { mapId }, 'Map', mapId);
+      await assertMapAccess(ctx, mapId);
       return ctx.db.read.consultation.findMany({ ...query, where: { mapId }, orderBy: { createdAt: 'desc' } });
     },
   }),
@@ -111,7 +183,8 @@ builder.queryField('consultationNote', (t) =>
     resolve: async (_root, args, ctx) => {
       const id = parseId('consultationId', args.consultationId);
       const row = await ctx.db.read.consultation.findUnique({ where: { id } });
-      const found = await assertRowAccess(ctx, row, 'Consultation', id);
+      const found = await assertConsultationAccess(ctx, row, id);
+      if (!found.mapId) throw new NotFoundError('Note', args.path);
       return { path: args.path, content: await ctx.notes.read(found.mapId, args.path) };
     },
   }),

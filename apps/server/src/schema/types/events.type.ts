@@ -235,7 +235,7 @@ const QuestionResolved = questionEvent('QuestionResolved', 'A question was answe
 
 const ConsultationChanged = builder.objectRef<EventOf<'ConsultationChanged'>>('ConsultationChanged').implement({
   description:
-    'Something of a consultation changed: `change` says what (MESSAGE, PLAN, LOG, RECORD_ADDED, NOTE_WRITTEN, TURN_ENDED, …), `targetId` the message or record, `line` a line to show.',
+    'Something of a consultation changed: `change` says what (MESSAGE, PLAN, LOG, RECORD_ADDED, NOTE_WRITTEN, TURN_ENDED, UNDERSTANDING — its map was created and waits for the person to confirm the understanding, `targetId` the run —, UNDERSTOOD, PROPOSED — its planner proposed sub-questions, `targetId` the run waiting at review —, …), `targetId` the message or record, `line` a line to show.',
   interfaces: [SequencedEventRef],
   fields: (t) => ({
     consultationId: t.id({ resolve: (e) => e.payload.consultationId }),

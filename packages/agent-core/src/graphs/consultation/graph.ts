@@ -17,7 +17,7 @@ export const CONSULTATION_GRAPH = AgentGraph.CONSULTATION;
 /** After the planner: what it decided to write is written first, then its question, else the turn ends. */
 function afterPlanner(state: ConsultationStateType) {
   if (state.plannerNext === PlannerNext.NOTE_WRITER && state.pendingNotes.length) return 'note_writer';
-  if (state.pendingRecords.length) return 'db_writer';
+  if (state.pendingRecords.length || state.pendingProposals.length) return 'db_writer';
   if (state.pendingNotes.length) return 'note_writer';
   if (state.plannerNext === PlannerNext.FRONT && state.askUser) return 'front_agent';
   return END;
@@ -29,7 +29,7 @@ function afterPlanner(state: ConsultationStateType) {
  */
 function afterWriter(maxPlannerCalls: number) {
   return (state: ConsultationStateType) => {
-    if (state.pendingRecords.length) return 'db_writer';
+    if (state.pendingRecords.length || state.pendingProposals.length) return 'db_writer';
     if (state.pendingNotes.length) return 'note_writer';
     if (state.plannerNext === PlannerNext.FRONT && state.askUser) return 'front_agent';
     if (state.plannerNext === PlannerNext.FINISH || state.plannerCalls >= maxPlannerCalls) return END;

@@ -1,8 +1,10 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Language } from '../../domain/enums.ts';
 import type {
+  ConsultationMapNode,
   ConsultationMessage,
   ConsultationNoteDraft,
+  ConsultationProposalDraft,
   ConsultationRecordDraft,
 } from '../../ports/consultation-store-port.ts';
 import type { FrontRoute, PlannerNext } from '../../schemas/consultation.ts';
@@ -33,6 +35,10 @@ export const ConsultationState = Annotation.Root({
   /** Records and notes the planner decided to write and the writers have not written yet. */
   pendingRecords: last<ConsultationRecordDraft[]>(() => []),
   pendingNotes: last<ConsultationNoteDraft[]>(() => []),
+  /** Sub-question proposals the planner decided on and the writer has not sent to review yet. */
+  pendingProposals: last<ConsultationProposalDraft[]>(() => []),
+  /** The map's nodes (what the planner may propose sub-questions for). */
+  nodes: last<ConsultationMapNode[]>(() => []),
   /** The planner's question for the person, relayed by the front agent. */
   askUser: last<string | null>(() => null),
   /** Where the front agent sent the turn. */

@@ -38,6 +38,11 @@ export const ProcessNodeState = Annotation.Root({
   strategyOverride: last<DecompositionStrategy | null>(() => null),
   /** The person's choice of conclusion kind (input). */
   conclusionKind: last<ConclusionKind | null>(() => null),
+  /**
+   * Sub-questions proposed elsewhere (a consultation's planner), reviewed as the first proposal instead of
+   * asking the decomposition agent (input; used once: a rejection asks the agent for another).
+   */
+  proposalOverride: last<SubQuestionProposal | null>(() => null),
 
   /** The map's language. */
   language: last<Language>(() => 'en'),

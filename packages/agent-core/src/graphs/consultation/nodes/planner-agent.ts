@@ -56,6 +56,7 @@ export function plannerAgent(deps: ConsultationDeps) {
       plannerCalls: state.plannerCalls + 1,
       pendingRecords: record ? [...state.pendingRecords, record] : state.pendingRecords,
       pendingNotes: value.note ? [...state.pendingNotes, value.note] : state.pendingNotes,
+      pendingProposals: value.proposal ? [...state.pendingProposals, value.proposal] : state.pendingProposals,
     };
   };
 }

@@ -39,22 +39,26 @@ export function proposeSubQuestions(deps: AgentDeps) {
         'strategy',
       );
     }
-    const result = await deps.model.structured({
-      agent: 'decompose',
-      schema: SubQuestionProposalSchema,
-      schemaName: 'sub_question_proposal',
-      readable: SUB_QUESTION_PROPOSAL_READABLE,
-      messages: proposeSubQuestionsMessages(
-        state.language,
-        contextFor(state, 'decompose'),
-        strategy,
-        state.proposalFeedback,
-        state.knowledgeText,
-      ),
-      offlineHint: offlineHintOf(state, state.proposalFeedback),
-      signal: config.signal,
-      onToken: (text) => deps.events.tokensStreamed(run, text),
-    });
+    // A proposal made elsewhere (a consultation's planner) is the first one the person reviews; no model call.
+    const given = state.proposalRound === 0 ? state.proposalOverride : null;
+    const result = given
+      ? { value: given }
+      : await deps.model.structured({
+          agent: 'decompose',
+          schema: SubQuestionProposalSchema,
+          schemaName: 'sub_question_proposal',
+          readable: SUB_QUESTION_PROPOSAL_READABLE,
+          messages: proposeSubQuestionsMessages(
+            state.language,
+            contextFor(state, 'decompose'),
+            strategy,
+            state.proposalFeedback,
+            state.knowledgeText,
+          ),
+          offlineHint: offlineHintOf(state, state.proposalFeedback),
+          signal: config.signal,
+          onToken: (text) => deps.events.tokensStreamed(run, text),
+        });
     const round = state.proposalRound + 1;
     const lines = result.value.subQuestions.map(
       (q) => `${q.key}. ${q.question}${q.dependsOn.length ? ` (← ${q.dependsOn.join(', ')})` : ''}`,
@@ -74,6 +78,7 @@ export function proposeSubQuestions(deps: AgentDeps) {
       proposedSubQuestions: result.value.subQuestions,
       proposalRound: round,
       proposalFeedback: null,
+      proposalOverride: null,
       ...(personal ? { strategy: personal } : {}),
     };
   };
