@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
 import { launchBrowser, openPage, screenshot, screenshotIfFailed } from './helpers/browser.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
-import { FRONT_REPLIES, TEA_NOTE } from './helpers/scripted-model.ts';
+import { FRONT_REPLIES, ROOT_QUESTION, TEA_NOTE } from './helpers/scripted-model.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
@@ -243,5 +243,26 @@ describe.skipIf(!run)('the consultation panel (Chromium, real server, scripted m
     await zh.keyboard.press('Escape');
     await expect.poll(() => panel.count()).toBe(0);
     await zh.context().close();
+  });
+
+  it('should start a consultation from the home page without a map: the map is made from the problem', async () => {
+    await page.goto(server.origin);
+    await page.getByTestId('home-consult').click();
+    await page.getByTestId('home-problem').fill(ROOT_QUESTION);
+    await page.getByTestId('strategy-ENQUEUE').check();
+    await page.getByTestId('home-consult-start').click();
+    await page.waitForURL(/\/maps\/[^/?]+\?consultation=/);
+    const panel = page.getByTestId('consultation-panel');
+    await expect.poll(() => shownMessages(page)).toEqual([`PERSON: ${ROOT_QUESTION}`]);
+    expect(await page.getByTestId('consultation-strategy').textContent()).toBe('Wait your turn');
+    // The map's understanding waits for the person; the panel says so.
+    await page.getByTestId('understanding').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('consultation-understanding').count()).toBe(1);
+    await screenshot(page, 'consultation-from-home');
+    await page.getByTestId('understanding').getByRole('button', { name: 'Yes, that is it' }).click();
+    await expect.poll(() => page.getByTestId('consultation-understanding').count(), { timeout: 15_000 }).toBe(0);
+    // Once understood, the assistant answers the problem.
+    await expect.poll(() => page.getByTestId('consultation-message').count(), { timeout: 15_000 }).toBe(2);
+    expect(await panel.getAttribute('data-consultation-id')).toBe(new URL(page.url()).searchParams.get('consultation'));
   });
 });

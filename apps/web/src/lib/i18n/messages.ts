@@ -587,6 +587,26 @@ export const MESSAGES = {
   'consult.readNote': { en: 'Read', zh: '阅读' },
   'consult.downloadNote': { en: 'Download', zh: '下载' },
   'consult.backToNotes': { en: 'All notes', zh: '全部笔记' },
+  'consult.homeTitle': { en: 'Or talk it through with an assistant', zh: '或者与助手对话梳理' },
+  'consult.homeHelp': {
+    en: 'Describe your problem. A map is made from it; confirm that it was understood, then the conversation goes on beside the map.',
+    zh: '描述你的问题，系统会据此创建导图；确认理解无误后，对话会在导图旁继续。',
+  },
+  'consult.problem': { en: 'Your problem', zh: '你的问题' },
+  'consult.understanding': {
+    en: 'First confirm on the map that your problem was understood. Messages you send meanwhile are answered after that.',
+    zh: '请先在导图上确认对问题的理解。在此期间发送的消息会在确认后得到回答。',
+  },
+  'consult.proposal': {
+    en: 'The assistant proposes sub-questions for “{question}”. Nothing is added until you review them.',
+    zh: '助手为“{question}”提出了子问题。在你审阅之前不会添加任何内容。',
+  },
+  'consult.proposalDone': {
+    en: 'Sub-questions proposed for “{question}” (reviewed).',
+    zh: '为“{question}”提出的子问题（已审阅）。',
+  },
+  'consult.review': { en: 'Review them', zh: '去审阅' },
+  'consult.downloadFailed': { en: 'The note could not be downloaded.', zh: '笔记下载失败。' },
   'consult.noteSize': { en: '{size} characters', zh: '{size} 个字符' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 
