@@ -165,3 +165,32 @@ export const DELETE_CONSULTATION_RECORD = graphql(
 `,
   [ERROR_FIELDS],
 );
+
+/** What the list of a map's consultations shows of each (light: the list's cost stays within the API's limit). */
+export const CONSULTATION_SUMMARY_FIELDS = graphql(`
+  fragment ConsultationSummaryFields on Consultation {
+    id
+    strategy
+    busy
+    plan
+    currentStep
+  }
+`);
+
+/** A map's consultations, newest first (the consultation panel's list). */
+export const CONSULTATIONS = graphql(
+  `
+  query Consultations($mapId: ID!) {
+    consultations(mapId: $mapId) {
+      __typename
+      ... on QueryConsultationsSuccess {
+        data {
+          ...ConsultationSummaryFields
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [CONSULTATION_SUMMARY_FIELDS, ERROR_FIELDS],
+);

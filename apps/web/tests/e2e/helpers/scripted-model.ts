@@ -6,7 +6,21 @@
 export const ROOT_QUESTION = 'Should I open a café in my neighbourhood?';
 export const CORRECTED_QUESTION = 'Should I open a second café next to my first one?';
 
-/** The model's answers for the café journey. */
+/** The consultation's front replies, in order (the second is the one a newer message interrupts). */
+export const FRONT_REPLIES = [
+  'Happy to help with your tea shop. Let us start with what you sell.',
+  'Tea cups are a good match for tea: tell me more about them.',
+  'Understood: cups only, no tea. I will plan around that.',
+  'A handmade cup could sell for about 12 euros.',
+  '好的，我们来看看茶具的定价。',
+];
+/** The note the planner writes in its first decision. */
+export const TEA_NOTE = {
+  path: 'shop/overview.md',
+  content: '# Tea shop\n\nHandmade tea, **sold online**.\n\n- Start small\n- Ship weekly',
+};
+
+/** The model's answers for the café journey (and a tea shop's consultation). */
 export function cafeScript(): Record<string, (prompt: string, call: number) => object> {
   const intentCalls = new Map<string, number>();
   return {
@@ -46,6 +60,18 @@ export function cafeScript(): Record<string, (prompt: string, call: number) => o
       question: 'What is your budget ceiling?',
       why: 'The market estimate depends on what you can invest',
     }),
+    front_reply: (_prompt, call) => ({ reply: FRONT_REPLIES[call - 1] ?? 'Noted.', route: 'plan' }),
+    planner_decision: (_prompt, call) =>
+      call === 1
+        ? {
+            next: 'note_writer',
+            askUser: null,
+            record: { kind: 'REQUIREMENT', content: 'Sell handmade tea online', sourceMessageId: null },
+            note: TEA_NOTE,
+            plan: ['Understand the shop', 'Choose a platform', 'Set the prices'],
+            currentStep: 0,
+          }
+        : { next: 'FINISH', askUser: null, record: null, note: null, currentStep: 1 },
     conclusion_draft: (_prompt, call) => {
       const text =
         ['About 3,000 cups a day nearby.', 'Next to the university.', 'Open it, next to the university.'][call - 1] ??
@@ -88,8 +114,8 @@ export async function startScriptedModel() {
   const { startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
   const script = cafeScript();
   const calls = new Map<string, number>();
-  /** The next drafted conclusion stops streaming half-way until released (to watch it being written). */
-  let held: { resume: Promise<void> } | null = null;
+  /** Answers (by schema name) that stop streaming half-way until released (to watch them being written). */
+  const held = new Map<string, { resume: Promise<void>; afterChars: number }>();
   const server = await startOpenAiServer({
     respond: (request) => {
       const name = request.body.response_format?.json_schema?.name ?? 'text';
@@ -100,10 +126,10 @@ export async function startScriptedModel() {
         .join('\n');
       const answer = script[name]?.(prompt, n);
       if (!answer) return { status: 400, message: `no scripted answer for ${name}` };
-      if (name === 'conclusion_draft' && held) {
-        const { resume } = held;
-        held = null;
-        return { content: JSON.stringify(answer), chunkSize: 8, pauseAfterChars: 64, resume };
+      const hold = held.get(name);
+      if (hold) {
+        held.delete(name);
+        return { content: JSON.stringify(answer), chunkSize: 8, pauseAfterChars: hold.afterChars, resume: hold.resume };
       }
       return { content: JSON.stringify(answer), chunkSize: 8 };
     },
@@ -115,14 +141,18 @@ export async function startScriptedModel() {
     maxRetries: 2,
     timeoutMs: 5_000,
   });
+  /** Holds the next answer to `schema` half-way through its stream; the returned function lets it finish. */
+  const holdNext = (schema: string, afterChars: number): (() => void) => {
+    let release = () => {};
+    held.set(schema, { resume: new Promise<void>((resolve) => (release = resolve)), afterChars });
+    return () => release();
+  };
   return {
     model,
     close: () => server.close(),
     /** Holds the next drafted conclusion half-way through its stream; call the returned function to let it finish. */
-    holdNextConclusion(): () => void {
-      let release = () => {};
-      held = { resume: new Promise<void>((resolve) => (release = resolve)) };
-      return () => release();
-    },
+    holdNextConclusion: () => holdNext('conclusion_draft', 64),
+    /** Holds the consultation's next front reply half-way through its stream. */
+    holdNextFrontReply: () => holdNext('front_reply', 40),
   };
 }

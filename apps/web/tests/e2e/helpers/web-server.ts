@@ -1,4 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
@@ -23,6 +25,7 @@ interface ServerModule {
     localTokenFile: null;
     webHandler: WebHandler;
     model: unknown;
+    notesDir: string;
   }): Promise<App>;
 }
 
@@ -34,7 +37,7 @@ export interface WebServer {
   /** A Node-side API client acting as the same local user (changes "from another place"). */
   api: ThinkingMapClient;
   /** The scripted model's controls (holding a stream half-way). */
-  model: { holdNextConclusion(): () => void };
+  model: { holdNextConclusion(): () => void; holdNextFrontReply(): () => void };
   /** The database, for placing what only agents can write (divergent levels). */
   db: Awaited<ReturnType<Awaited<ReturnType<typeof createTestDatabase>>['open']>>;
   close(): Promise<void>;
@@ -48,7 +51,10 @@ export async function startWebServer(): Promise<WebServer> {
   const serverEntry = '@thinkingmap/server';
   const { buildApp } = (await import(/* @vite-ignore */ serverEntry)) as ServerModule;
   const scripted = await startScriptedModel();
+  // Consultation notes go to a folder of this server's own, removed with it.
+  const notesDir = await mkdtemp(join(tmpdir(), 'tm-web-notes-'));
   const app = await buildApp({
+    notesDir,
     db,
     requireToken: false,
     localTokenFile: null,
@@ -69,6 +75,7 @@ export async function startWebServer(): Promise<WebServer> {
       await scripted.close();
       await db.close();
       await testDb.drop();
+      await rm(notesDir, { recursive: true, force: true });
     },
   };
 }
