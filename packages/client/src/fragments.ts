@@ -326,6 +326,39 @@ export const EVENT_FIELDS = graphql(
         ...DecisionFields
       }
     }
+    ... on DivergentLevelStarted {
+      runId
+      nodeId
+      level
+      taskNodeIds
+    }
+    ... on DivergentTaskStarted {
+      runId
+      nodeId
+      level
+      key
+    }
+    ... on DivergentTaskFinished {
+      runId
+      nodeId
+      level
+      key
+      status
+      reason
+    }
+    ... on CompletionScored {
+      runId
+      nodeId
+      level
+      overall
+    }
+    ... on DivergentFinished {
+      runId
+      nodeId
+      level
+      outcome
+      note
+    }
   }
 `,
   [

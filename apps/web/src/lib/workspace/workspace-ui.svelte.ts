@@ -26,6 +26,8 @@ export class WorkspaceUi {
   outlineOpen = $state(false);
   /** What a narrow screen shows: the map or the outline. */
   narrowView = $state<'map' | 'outline'>('map');
+  /** The divergent exploration flow: null follows the map (open when it explores divergently), else the person's choice. */
+  flowChoice = $state<boolean | null>(null);
   #seq = 0;
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {
