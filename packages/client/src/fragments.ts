@@ -343,8 +343,6 @@ export const EVENT_FIELDS = graphql(
       nodeId
       level
       key
-      status
-      reason
     }
     ... on CompletionScored {
       runId
@@ -356,8 +354,6 @@ export const EVENT_FIELDS = graphql(
       runId
       nodeId
       level
-      outcome
-      note
     }
   }
 `,
