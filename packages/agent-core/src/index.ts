@@ -140,6 +140,12 @@ export type {
   SkillResult,
 } from './ports/divergent-skills-port.ts';
 export { DIVERGENT_SKILL_NAMES } from './ports/divergent-skills-port.ts';
+export type {
+  DivergentSteering,
+  DivergentSteeringPort,
+  SteeredTask,
+} from './ports/divergent-steering-port.ts';
+export { NO_STEERING } from './ports/divergent-steering-port.ts';
 export type { CreateDivergentNodeInput, DivergentStorePort } from './ports/divergent-store-port.ts';
 export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
 export { SILENT_EVENTS } from './ports/event-port.ts';

@@ -4,6 +4,7 @@ import {
   createDivergentSkills,
   createProcessNodeGraph,
   createUnderstandProblemGraph,
+  type DivergentSkills,
   driveRun,
   EXPIRED_REPLY,
   type KnowledgePort,
@@ -15,6 +16,7 @@ import {
   resumeWith,
 } from '@thinkingmap/agent-core';
 import { AgentGraph, type AgentRun, type Database, isGateQuestion, withRelaxedWrites } from '@thinkingmap/db';
+import { RunSteering, TaskSignals } from '../divergent/run-steering.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { CommandStore } from './command-store.ts';
@@ -64,6 +66,8 @@ export interface RunEngineDeps {
   bus: EventBus;
   model: ModelPort;
   knowledge?: KnowledgePort;
+  /** The web search provider the operator configured (divergent `webSearch`); none: the skill is not offered. */
+  webSearch?: KnowledgePort;
   settings: RunSettings;
   onCommitted?: (events: readonly MapEvent[]) => void;
   /** Where failed drives and lease refreshes are reported. */
@@ -92,6 +96,7 @@ export class RunEngine {
   readonly #checkpoints: PrismaCheckpointStore;
   readonly #ledgers: MapTokenLedgers;
   readonly #runDb: Database;
+  readonly #taskSignals = new TaskSignals();
 
   readonly owner: RunOwner;
 
@@ -105,6 +110,16 @@ export class RunEngine {
   /** Reports what went wrong in a drive, or around one (the injected logger). */
   get logError(): (error: unknown) => void {
     return this.deps.logError;
+  }
+
+  /** The divergent skills this server offers (with `model` for running them; availability needs none). */
+  divergentSkills(model: ModelPort = this.deps.model): DivergentSkills {
+    return createDivergentSkills({ model, library: this.deps.knowledge, web: this.deps.webSearch });
+  }
+
+  /** Aborts divergent tasks of a session running in this process (a skip, or a stop: all of them). */
+  interruptTasks(runId: string, keys: string[] | 'all', reason: 'skip' | 'stop'): void {
+    this.#taskSignals.interrupt(runId, keys, reason);
   }
 
   /** Whether a drive of this run is in progress in this process. */
@@ -216,7 +231,11 @@ export class RunEngine {
         ? createUnderstandProblemGraph(agentDeps, { checkpointer })
         : run.agent === AgentGraph.DIVERGENT
           ? createDivergentGraph(
-              { ...agentDeps, skills: createDivergentSkills({ model, library: this.deps.knowledge }) },
+              {
+                ...agentDeps,
+                skills: this.divergentSkills(model),
+                steering: new RunSteering(this.deps.db, run, this.#taskSignals),
+              },
               { checkpointer: durable },
             )
           : createProcessNodeGraph(agentDeps, { checkpointer });

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { steerDivergent } from '../divergent/steer-divergent.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -266,6 +267,23 @@ export class RunService {
     const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input);
     void this.engine.start(run, input);
     return run;
+  }
+
+  /** The divergent skills this server offers, and why the others are not. */
+  divergentSkills() {
+    return this.engine.divergentSkills();
+  }
+
+  /**
+   * Steers a running divergent session (stop, skip or add a task, change the threshold, add feedback): see
+   * `steerDivergent`. Returns the session's run.
+   */
+  steerDivergent(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+    return steerDivergent(ctx, raw, {
+      skills: this.engine.divergentSkills(),
+      interruptTasks: (runId, keys, reason) => this.engine.interruptTasks(runId, keys, reason),
+      stopReview: (c, questionId) => this.reply(c, questionId, { reply: { action: 'stop' } }),
+    });
   }
 
   /** Answers a waiting question; the run resumes from where it paused. */

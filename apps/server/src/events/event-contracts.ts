@@ -121,6 +121,7 @@ export const EVENT_CONTRACTS = {
   DivergentTaskFinished: contract(1, DIVERGENT.DivergentTaskFinished),
   CompletionScored: contract(1, DIVERGENT.CompletionScored),
   DivergentFinished: contract(1, DIVERGENT.DivergentFinished),
+  DivergentSteered: contract(1, DIVERGENT.DivergentSteered),
   /** Something of a consultation changed; `change` says what, `targetId` which message or record, `text` a line. */
   ConsultationChanged: contract(
     1,

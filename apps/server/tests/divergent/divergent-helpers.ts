@@ -22,6 +22,8 @@ export function divergentModel(options: {
   plans: object[][];
   scores: number[];
   task?: (name: string, call: number) => object | undefined;
+  /** How long a task may stay silent (a held task: longer than the default 2 s). */
+  timeoutMs?: number;
 }) {
   let summaries = 0;
   const taskCalls = new Map<string, number>();
@@ -33,11 +35,19 @@ export function divergentModel(options: {
     taskCalls.set(name, n);
     return options.task?.(name, n) ?? { content: `result of ${name}`, chunkSize: 8 };
   };
-  return startScriptedModel({
-    text,
-    divergent_plan: (_prompt, n) => ({ rationale: 'close the gaps', tasks: options.plans[n - 1] ?? [] }),
-    completion_evaluation: (_prompt, n) => scored(options.scores[n - 1] ?? 0),
-  }).then((model) => ({ ...model, taskCalls }));
+  return startScriptedModel(
+    {
+      text,
+      divergent_plan: (_prompt, n) => ({ rationale: 'close the gaps', tasks: options.plans[n - 1] ?? [] }),
+      completion_evaluation: (_prompt, n) => scored(options.scores[n - 1] ?? 0),
+    },
+    { timeoutMs: options.timeoutMs },
+  ).then((model) => ({
+    ...model,
+    taskCalls,
+    /** The prompts (every message joined) of the requests the model received, in order. */
+    prompts: () => model.server.requests.map((r) => (r.body.messages ?? []).map((m) => m.content).join('\n')),
+  }));
 }
 
 /** A map with a root question, in `language`. */
@@ -67,4 +77,13 @@ export async function readSession(client: Client, id: string) {
   const session = await call(client, DIVERGENT_SESSION, { id });
   if (session.__typename !== 'DivergentSession') throw new Error(`not a session: ${session.__typename}`);
   return session;
+}
+
+/** A task's answer held after its first characters until `release` (the task stays RUNNING meanwhile). */
+export function heldAnswer(content: string) {
+  let release!: () => void;
+  const resume = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { reply: { content, chunkSize: 4, pauseAfterChars: 4, resume }, release };
 }

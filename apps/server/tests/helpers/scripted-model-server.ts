@@ -13,7 +13,10 @@ export type SchemaAnswer = (prompt: string, call: number) => ScriptedReply | obj
  * A local OpenAI-compatible server that answers each agent by the JSON schema it asks for, plus the real
  * `openai` SDK model pointed at it. Replies queued with `server.enqueue` win over the script.
  */
-export async function startScriptedModel(script: Record<string, SchemaAnswer>) {
+export async function startScriptedModel(
+  script: Record<string, SchemaAnswer>,
+  options: { /** How long the model may stay silent (default 2 s). */ timeoutMs?: number } = {},
+) {
   const calls = new Map<string, number>();
   const respond = (request: RecordedRequest): ScriptedReply => {
     const name = request.body.response_format?.json_schema?.name ?? 'text';
@@ -32,7 +35,7 @@ export async function startScriptedModel(script: Record<string, SchemaAnswer>) {
     baseURL: server.baseURL,
     model: 'scripted',
     maxRetries: 2,
-    timeoutMs: 2_000,
+    timeoutMs: options.timeoutMs ?? 2_000,
   });
   return { server, model, calls };
 }

@@ -23,6 +23,8 @@ export type DivergentProgress =
           query: string;
           skill: DivergentSkillName;
           priority: number;
+          /** The steering id of a task the person added. */
+          addedId: string | null;
         }[];
         dropped: { name: string; query: string; skill: DivergentSkillName; priority: number; reason: string }[];
       };
@@ -30,7 +32,13 @@ export type DivergentProgress =
   | { type: 'DivergentTaskStarted'; payload: { level: number; key: string; nodeId: string } }
   | {
       type: 'DivergentTaskFinished';
-      payload: { level: number; key: string; nodeId: string; status: 'DONE' | 'FAILED'; reason: string | null };
+      payload: {
+        level: number;
+        key: string;
+        nodeId: string;
+        status: 'DONE' | 'FAILED' | 'SKIPPED';
+        reason: string | null;
+      };
     }
   | {
       type: 'CompletionScored';

@@ -1,6 +1,6 @@
 import type { MapEventType, StoredEvent } from '../../events/map-event.ts';
 import { builder } from '../builder.ts';
-import { DimensionRef } from './divergent-session.type.ts';
+import { DimensionRef, DivergentSteeringActionEnum } from './divergent-session.type.ts';
 
 type EventOf<K extends MapEventType> = StoredEvent<K>;
 
@@ -44,7 +44,7 @@ export function divergentEventMembers(sequenced: typeof import('./events.type.ts
   const DivergentTaskStarted = taskEvent('DivergentTaskStarted', 'A divergent task started running.');
   const DivergentTaskFinished = taskEvent(
     'DivergentTaskFinished',
-    'A divergent task ended: DONE, or FAILED with the reason.',
+    'A divergent task ended: DONE, FAILED with the reason, or SKIPPED (by the person, or the session stopped).',
   );
 
   const CompletionScored = builder.objectRef<EventOf<'CompletionScored'>>('CompletionScored').implement({
@@ -75,11 +75,39 @@ export function divergentEventMembers(sequenced: typeof import('./events.type.ts
     }),
   });
 
+  const PlannedTaskRef = builder
+    .objectRef<NonNullable<EventOf<'DivergentSteered'>['payload']['task']>>('DivergentPlannedTask')
+    .implement({
+      fields: (t) => ({
+        name: t.exposeString('name'),
+        query: t.exposeString('query'),
+        skill: t.exposeString('skill'),
+        priority: t.exposeInt('priority'),
+      }),
+    });
+
+  const DivergentSteered = builder.objectRef<EventOf<'DivergentSteered'>>('DivergentSteered').implement({
+    description:
+      'The person steered a divergent session: STOP, SKIP_TASK (`taskKey`), ADD_TASK (`task`), SET_THRESHOLD ' +
+      '(`threshold`) or ADD_FEEDBACK (`feedback`).',
+    interfaces: [sequenced],
+    fields: (t) => ({
+      runId: t.id({ resolve: (e) => e.payload.runId }),
+      steeringId: t.id({ resolve: (e) => e.payload.steeringId }),
+      action: t.field({ type: DivergentSteeringActionEnum, resolve: (e) => e.payload.action }),
+      taskKey: t.string({ nullable: true, resolve: (e) => e.payload.taskKey }),
+      task: t.field({ type: PlannedTaskRef, nullable: true, resolve: (e) => e.payload.task }),
+      threshold: t.float({ nullable: true, resolve: (e) => e.payload.threshold }),
+      feedback: t.string({ nullable: true, resolve: (e) => e.payload.feedback }),
+    }),
+  });
+
   return {
     DivergentLevelStarted,
     DivergentTaskStarted,
     DivergentTaskFinished,
     CompletionScored,
     DivergentFinished,
+    DivergentSteered,
   } as const;
 }

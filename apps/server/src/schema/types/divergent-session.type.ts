@@ -1,23 +1,38 @@
+import { DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
 import type { AgentRun } from '@thinkingmap/db';
-import { AgentGraph } from '@thinkingmap/db';
 import {
+  type AddedTask,
   type DivergentSessionState,
   foldDivergentSession,
+  type SessionFeedback,
   type SessionLevel,
   type SessionTask,
 } from '../../divergent/divergent-session.ts';
-import { NotFoundError } from '../../errors/domain-errors.ts';
+import { divergentRunOf } from '../../divergent/steer-divergent.ts';
+import { DIVERGENT_STEERING_ACTIONS } from '../../events/divergent-event-contracts.ts';
 import { readEvents } from '../../events/event-log.ts';
 import type { MapEvent } from '../../events/map-event.ts';
 import { assertMapAccess, parseId } from '../access.ts';
 import { builder } from '../builder.ts';
+import type { GraphQLContext } from '../context.ts';
 import { RunStatusEnum } from './enums.type.ts';
 import { ACCESS_ERRORS } from './errors.type.ts';
 
 type Dimension = { score: number; reason: string };
 type Scored = DivergentSessionState['scores'][number];
 type Dropped = SessionLevel['dropped'][number];
-type Session = DivergentSessionState & { run: AgentRun; input: Record<string, unknown> };
+export type Session = DivergentSessionState & { run: AgentRun; input: Record<string, unknown> };
+
+/** The skills a divergent task can use (the names the planner and the API use). */
+export const DivergentSkillEnum = builder.enumType('DivergentSkill', {
+  description: 'A divergent task’s skill (see `divergentSkills` for which this server offers).',
+  values: DIVERGENT_SKILL_NAMES,
+});
+
+/** How the person can steer a running session (the `DivergentSteered` event says which). */
+export const DivergentSteeringActionEnum = builder.enumType('DivergentSteeringAction', {
+  values: DIVERGENT_STEERING_ACTIONS,
+});
 
 export const DimensionRef = builder.objectRef<Dimension>('ScoredDimension').implement({
   description: 'One dimension of a completion score, in [0, 1], with the evaluator’s reason.',
@@ -49,8 +64,12 @@ export const TaskRef = builder.objectRef<SessionTask>('DivergentTask').implement
     query: t.exposeString('query'),
     skill: t.exposeString('skill'),
     priority: t.exposeInt('priority'),
-    status: t.exposeString('status', { description: '`PLANNED`, `RUNNING`, `DONE` or `FAILED`.' }),
-    reason: t.exposeString('reason', { nullable: true, description: 'Why it failed.' }),
+    status: t.exposeString('status', {
+      description:
+        '`PLANNED`, `RUNNING`, `DONE`, `FAILED` or `SKIPPED` (skipped by the person, or the session stopped).',
+    }),
+    reason: t.exposeString('reason', { nullable: true, description: 'Why it failed or was skipped.' }),
+    addedByPerson: t.boolean({ resolve: (task) => task.addedId !== null }),
   }),
 });
 
@@ -76,6 +95,28 @@ const LevelRef = builder.objectRef<SessionLevel>('DivergentLevel').implement({
   }),
 });
 
+const FeedbackRef = builder.objectRef<SessionFeedback>('DivergentFeedback').implement({
+  description: 'Feedback the person gave a session; the next summary takes it into account.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    text: t.exposeString('text'),
+    at: t.field({ type: 'DateTime', resolve: (f) => f.createdAt }),
+  }),
+});
+
+const AddedTaskRef = builder.objectRef<AddedTask>('DivergentAddedTask').implement({
+  description: 'A task the person added; it runs in the next level planned (`level` once it did).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    query: t.exposeString('query'),
+    skill: t.exposeString('skill'),
+    priority: t.exposeInt('priority'),
+    level: t.exposeInt('level', { nullable: true, description: 'The level that ran it; null while it waits.' }),
+    at: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
+  }),
+});
+
 const num = (s: Session, key: string) => Number(s.input[key]);
 
 const DivergentSessionRef = builder.objectRef<Session>('DivergentSession').implement({
@@ -87,7 +128,16 @@ const DivergentSessionRef = builder.objectRef<Session>('DivergentSession').imple
     status: t.field({ type: RunStatusEnum, resolve: (s) => s.run.status }),
     maxLevels: t.int({ resolve: (s) => num(s, 'maxLevels') }),
     maxParallel: t.int({ resolve: (s) => num(s, 'maxParallel') }),
-    threshold: t.float({ resolve: (s) => s.scores.at(-1)?.threshold ?? num(s, 'threshold') }),
+    threshold: t.float({
+      description: 'The threshold in force: the person’s latest change, else the session’s own.',
+      resolve: (s) => s.threshold ?? num(s, 'threshold'),
+    }),
+    stopRequested: t.boolean({
+      description: 'The person stopped the session: it ends with a final output from what exists.',
+      resolve: (s) => s.stopRequested,
+    }),
+    feedback: t.field({ type: [FeedbackRef], resolve: (s) => s.feedback }),
+    addedTasks: t.field({ type: [AddedTaskRef], resolve: (s) => s.addedTasks }),
     reviewEachLevel: t.boolean({ resolve: (s) => s.input.reviewEachLevel === true }),
     level: t.int({
       description: 'The latest level started (0 before the first).',
@@ -125,19 +175,22 @@ async function allEvents(db: Parameters<typeof readEvents>[0], mapId: string): P
   }
 }
 
+/** A session as the API shows it, read from its run and its map's events. */
+export async function loadDivergentSession(ctx: GraphQLContext, id: string): Promise<Session> {
+  const run = await divergentRunOf(ctx, id);
+  await assertMapAccess(ctx, run.mapId);
+  const state = foldDivergentSession(run.id, await allEvents(ctx.db.read, run.mapId));
+  return { ...state, run, input: (run.input ?? {}) as Record<string, unknown> };
+}
+
+export { DivergentSessionRef };
+
 builder.queryField('divergentSession', (t) =>
   t.field({
     type: DivergentSessionRef,
     description: 'A divergent session by id (the id startDivergent returned): levels, score history, tasks.',
     errors: { types: ACCESS_ERRORS },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const id = parseId('id', String(args.id));
-      const run = await ctx.db.read.agentRun.findUnique({ where: { id } });
-      if (!run || run.agent !== AgentGraph.DIVERGENT) throw new NotFoundError('DivergentSession', id);
-      await assertMapAccess(ctx, run.mapId);
-      const state = foldDivergentSession(run.id, await allEvents(ctx.db.read, run.mapId));
-      return { ...state, run, input: (run.input ?? {}) as Record<string, unknown> };
-    },
+    resolve: (_root, args, ctx) => loadDivergentSession(ctx, parseId('id', String(args.id))),
   }),
 );

@@ -1,4 +1,5 @@
 import type { DivergentSkills } from '../../ports/divergent-skills-port.ts';
+import type { DivergentSteeringPort } from '../../ports/divergent-steering-port.ts';
 import type { DivergentStorePort } from '../../ports/divergent-store-port.ts';
 import type { AgentDeps } from '../shared/agent-deps.ts';
 
@@ -6,4 +7,6 @@ import type { AgentDeps } from '../shared/agent-deps.ts';
 export interface DivergentDeps extends AgentDeps {
   store: DivergentStorePort;
   skills: DivergentSkills;
+  /** The person's steering while the session runs (none when absent). */
+  steering?: DivergentSteeringPort;
 }

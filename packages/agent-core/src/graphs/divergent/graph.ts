@@ -20,7 +20,9 @@ const RECURSION_LIMIT = 200;
 /** After a level is scored: final output at the threshold, after the last level or when stopped; else plan. */
 function afterScore(s: DivergentStateType) {
   const score = s.scores.at(-1)?.overall ?? 0;
-  return s.stopRequested || score >= s.threshold || s.level >= s.maxLevels ? 'writeFinal' : 'planTasks';
+  // Tasks the person added still run (one more level) even when the score reached the threshold.
+  const reached = score >= s.threshold && s.extraTasks.length === 0;
+  return s.stopRequested || reached || s.level >= s.maxLevels ? 'writeFinal' : 'planTasks';
 }
 
 /**
@@ -38,7 +40,7 @@ export function createDivergentGraph(deps: DivergentDeps, options: { checkpointe
     .addNode('writeSummary', step('writeSummary', writeSummary(deps)))
     .addNode('evaluateCompletion', step('evaluateCompletion', evaluateCompletion(deps)))
     .addNode('planTasks', step('planTasks', planTasks(deps)))
-    .addNode('reviewTasks', step('reviewTasks', reviewTasks()))
+    .addNode('reviewTasks', step('reviewTasks', reviewTasks(deps)))
     .addNode('createTasks', step('createTasks', createTasks(deps)))
     .addNode('runTask', step('runTask', runTask(deps)))
     .addNode('closeLevel', step('closeLevel', closeLevel(deps)))
@@ -47,7 +49,7 @@ export function createDivergentGraph(deps: DivergentDeps, options: { checkpointe
     .addEdge('readIntent', 'writeSummary')
     .addConditionalEdges(
       'writeSummary',
-      (s) => (s.level === 0 ? (s.stopRequested ? 'writeFinal' : 'planTasks') : 'evaluateCompletion'),
+      (s) => (s.stopRequested ? 'writeFinal' : s.level === 0 ? 'planTasks' : 'evaluateCompletion'),
       ['planTasks', 'evaluateCompletion', 'writeFinal'],
     )
     .addConditionalEdges('evaluateCompletion', afterScore, ['planTasks', 'writeFinal'])
@@ -60,7 +62,11 @@ export function createDivergentGraph(deps: DivergentDeps, options: { checkpointe
       'writeFinal',
       'createTasks',
     ])
-    .addConditionalEdges('createTasks', (s) => s.tasks.map((task) => new Send('runTask', { ...s, task })), ['runTask'])
+    .addConditionalEdges(
+      'createTasks',
+      (s) => (s.tasks.length ? s.tasks.map((task) => new Send('runTask', { ...s, task })) : 'writeFinal'),
+      ['runTask', 'writeFinal'],
+    )
     .addEdge('runTask', 'closeLevel')
     .addConditionalEdges('closeLevel', (s) => (s.outcome === 'ALL_FAILED' ? END : 'writeSummary'), [
       END,

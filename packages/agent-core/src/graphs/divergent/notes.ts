@@ -22,6 +22,8 @@ export const DIVERGENT_NOTES = {
     l === 'zh'
       ? '用户停止了发散探索，最终输出基于现有结果生成。'
       : 'The person stopped the session; the final output is written from what was found.',
+  taskSkipped: (l: Language) => (l === 'zh' ? '用户跳过了这个任务' : 'skipped by the person'),
+  taskStopped: (l: Language) => (l === 'zh' ? '用户停止了发散探索，任务未完成' : 'the person stopped the session'),
   allFailed: (l: Language, level: number) =>
     l === 'zh'
       ? `第 ${level} 层的所有任务都失败了，发散探索已结束。`

@@ -19,6 +19,8 @@ export interface SummaryRecord {
 /** A task of a level once its node exists. `key` (`L1.T2`) is how documents cite it. */
 export interface LevelTask extends PlannedTask {
   key: string;
+  /** The steering id of a task the person added. */
+  addedId?: string;
   level: number;
   nodeId: string;
 }
@@ -36,10 +38,10 @@ export interface TaskOutcome {
   nodeId: string;
   name: string;
   skill: DivergentSkillName;
-  status: 'DONE' | 'FAILED';
+  status: 'DONE' | 'FAILED' | 'SKIPPED';
   /** The result (DONE) as Markdown; empty when failed. */
   text: string;
-  /** Why it failed (FAILED). */
+  /** Why it failed (FAILED) or did not run (SKIPPED). */
   reason: string | null;
   sources: KnowledgeSource[];
 }
@@ -72,8 +74,10 @@ export const DivergentState = Annotation.Root({
   feedback: last<string | null>(() => null),
   /** Steering: set to end after the current step with the final output. */
   stopRequested: last<boolean>(() => false),
-  /** Steering: tasks the person added; the next level's plan runs them first. */
-  extraTasks: last<PlannedTask[]>(() => []),
+  /** Steering: tasks the person added (`addedId`: the steering's id); the next level's plan runs them first. */
+  extraTasks: last<(PlannedTask & { addedId?: string })[]>(() => []),
+  /** Ids of the steering feedback and added tasks already used (each is used once). */
+  usedSteering: appended<string>(),
 
   /** The map and its language; the intent (question and goal) every prompt is built around. */
   mapId: last<string>(() => ''),

@@ -4,11 +4,12 @@ import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { type DivergentStateType, type DivergentUpdate, outcomesOf } from '../state.ts';
+import { readSteering } from '../steer.ts';
 
-/** True when every task of the latest level failed. */
+/** True when the latest level produced nothing because its tasks failed (none done, one failed at least). */
 export const levelFailed = (state: DivergentStateType) => {
   const outcomes = outcomesOf(state, state.level + 1);
-  return outcomes.length > 0 && outcomes.every((r) => r.status === 'FAILED');
+  return outcomes.some((r) => r.status === 'FAILED') && !outcomes.some((r) => r.status === 'DONE');
 };
 
 /**
@@ -17,6 +18,9 @@ export const levelFailed = (state: DivergentStateType) => {
  */
 export function closeLevel(deps: DivergentDeps) {
   return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
+    // A stopped session writes its final output from what exists, whatever this level did.
+    const { stop } = await readSteering(deps, state);
+    if (stop) return { stopRequested: true };
     if (!levelFailed(state)) return {};
     const note = DIVERGENT_NOTES.allFailed(state.language, state.level + 1);
     await deps.store.postMessage({

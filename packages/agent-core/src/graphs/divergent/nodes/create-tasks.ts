@@ -32,13 +32,14 @@ export function createTasks(deps: DivergentDeps) {
       payload: {
         level,
         summaryNodeId: state.summaryNodeId!,
-        tasks: tasks.map(({ key, nodeId, name, query, skill, priority }) => ({
+        tasks: tasks.map(({ key, nodeId, name, query, skill, priority, addedId }) => ({
           key,
           nodeId,
           name,
           query,
           skill,
           priority,
+          addedId: addedId ?? null,
         })),
         dropped: state.dropped
           .filter((d) => d.level === level)

@@ -5,6 +5,7 @@ import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { evaluateMessages } from '../prompts.ts';
 import { CompletionEvaluationSchema, overallScore } from '../schemas.ts';
 import type { DivergentStateType, DivergentUpdate } from '../state.ts';
+import { readSteering } from '../steer.ts';
 
 /**
  * Scores the latest summary against the intent and every task result: the model scores three dimensions
@@ -27,6 +28,9 @@ export function evaluateCompletion(deps: DivergentDeps) {
     });
     const e = answer.value;
     const overall = overallScore(e);
+    // The person's threshold and added tasks as they stand now decide whether the loop goes on.
+    const steering = await readSteering(deps, state);
+    const threshold = steering.threshold;
     await deps.store.recordCompletionScore(summary.nodeId, overall, {
       idempotencyKey: writeKey(config, 'evaluateCompletion', summary.level),
     });
@@ -48,8 +52,14 @@ export function evaluateCompletion(deps: DivergentDeps) {
     });
     deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
       type: 'CompletionScored',
-      payload: { ...e, level: summary.level, nodeId: summary.nodeId, overall, threshold: state.threshold },
+      payload: { ...e, level: summary.level, nodeId: summary.nodeId, overall, threshold },
     });
-    return { scores: [{ ...e, level: summary.level, nodeId: summary.nodeId, overall }] };
+    return {
+      scores: [{ ...e, level: summary.level, nodeId: summary.nodeId, overall }],
+      threshold,
+      stopRequested: steering.stop,
+      extraTasks: [...state.extraTasks, ...steering.tasks],
+      usedSteering: steering.tasks.map((t) => t.addedId!),
+    };
   };
 }

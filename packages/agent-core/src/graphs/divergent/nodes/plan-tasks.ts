@@ -6,6 +6,7 @@ import { planMessages } from '../prompts.ts';
 import { TASK_PLAN_READABLE, TaskPlanSchema } from '../schemas.ts';
 import { selectTasks } from '../select-tasks.ts';
 import type { DivergentStateType, DivergentUpdate } from '../state.ts';
+import { readSteering } from '../steer.ts';
 
 /**
  * Plans the next level from the latest summary: the model proposes tasks; the person's added tasks come
@@ -32,8 +33,12 @@ export function planTasks(deps: DivergentDeps) {
       signal: config.signal,
       onToken: (text) => deps.events.tokensStreamed(run, text),
     });
-    const proposed = [...state.extraTasks.map((t) => ({ ...t, priority: 5 })), ...answer.value.tasks];
-    const pinned = state.extraTasks.length;
+    // Read after the model's answer: what the person added or decided while it planned counts for this level.
+    const steering = await readSteering(deps, state);
+    if (steering.stop) return { plan: [], stopRequested: true };
+    const added = [...state.extraTasks, ...steering.tasks];
+    const proposed = [...added.map((t) => ({ ...t, priority: 5 })), ...answer.value.tasks];
+    const pinned = added.length;
     const { run: chosen, dropped } = selectTasks(
       proposed,
       state.maxParallel,
@@ -44,6 +49,12 @@ export function planTasks(deps: DivergentDeps) {
     // The person's own tasks run even when the model ranked its own as high.
     const extra = chosen.filter((t) => proposed.indexOf(t) < pinned);
     const rest = chosen.filter((t) => proposed.indexOf(t) >= pinned);
-    return { plan: [...extra, ...rest], planRationale: answer.value.rationale, dropped, extraTasks: [] };
+    return {
+      plan: [...extra, ...rest],
+      planRationale: answer.value.rationale,
+      dropped,
+      extraTasks: [],
+      usedSteering: steering.tasks.map((t) => t.addedId!),
+    };
   };
 }
