@@ -355,6 +355,9 @@ export const EVENT_FIELDS = graphql(
       nodeId
       level
     }
+    ... on DivergentSteered {
+      runId
+    }
   }
 `,
   [

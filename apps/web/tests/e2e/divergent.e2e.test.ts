@@ -70,6 +70,29 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await expect.poll(() => failed.getAttribute('data-status'), { timeout: 20_000 }).toBe('FAILED');
     expect(await failed.getByTestId('task-reason').textContent()).toContain('Why it failed:');
     expect(await failed.getByTestId('task-skill').textContent()).toBe('Analysis');
+    // While it runs, the person steers: feedback for the next summary, a stricter threshold, a task of their own.
+    const steering = page.getByTestId('divergent-steering');
+    await steering.locator('summary').click();
+    await steering.getByTestId('steer-feedback').fill('Focus on the rent, not on staff');
+    await steering.getByTestId('steer-feedback-send').click();
+    await steering.getByTestId('steer-feedback-list').getByText('Focus on the rent, not on staff').waitFor();
+    await steering.getByTestId('steer-threshold').fill('95');
+    await steering.getByTestId('steer-threshold-apply').click();
+    await expect.poll(() => page.getByTestId('divergent-session').textContent()).toContain('Good enough at: 95%');
+    await steering.getByTestId('steer-task-name').fill('Check the rent');
+    await steering.getByTestId('steer-task-query').fill('What does a shop by the station cost?');
+    expect(await steering.getByTestId('steer-task-skill').locator('option').allTextContents()).toEqual([
+      'Analysis',
+      'Document',
+      'Code',
+    ]);
+    // Skills this server does not offer say why.
+    expect(await steering.getByTestId('skill-unavailable').allTextContents()).toEqual([
+      'Library search is not offered: no knowledge source is set up on this server.',
+      'Web search is not offered: no search provider is set up on this server.',
+    ]);
+    await steering.getByTestId('steer-task-add').click();
+    await steering.getByTestId('steer-added-list').getByText('Check the rent').waitFor();
     await screenshot(page, 'divergent-en-03-running');
     release();
     await expect.poll(() => running.getAttribute('data-status'), { timeout: 20_000 }).toBe('DONE');
@@ -82,15 +105,19 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     expect(reasons).toEqual(['Competitors are still unknown', 'It does not decide yet', 'Thin so far']);
     expect(await scores.first().textContent()).toContain('Information completeness (40%)');
 
-    // Round 2 waits too (never approved by itself); approved as proposed.
-    await expect.poll(() => review.getByTestId('review-task').count(), { timeout: 20_000 }).toBe(1);
+    // Round 2 waits too (never approved by itself), with the person's task; approved as proposed.
+    await expect.poll(() => review.getByTestId('review-task').count(), { timeout: 20_000 }).toBe(2);
+    expect(
+      await review.getByTestId('review-task-name').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+    ).toContain('Check the rent');
     await review.getByRole('button', { name: 'Approve and run' }).click();
 
     // 95% reaches the threshold: the final output is written, as a document with highlighted code.
     const final = page.getByTestId('divergent-final');
     await final.waitFor({ timeout: 30_000 });
     await expect.poll(() => scores.count()).toBe(2);
-    expect(await scores.nth(1).textContent()).toContain('Score 95%');
+    expect(await scores.nth(1).textContent()).toContain('Score 95% (good enough at 95%)');
+    await tasks.filter({ hasText: 'Check the rent' }).getByText('Added by you').waitFor();
     expect(await page.getByTestId('score-history').locator('li').allTextContents()).toEqual([
       'Level 150%',
       'Level 295%',
@@ -119,24 +146,34 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     expect(await pane.textContent()).not.toMatch(RAW_NAMES);
   });
 
-  it('should stop a session waiting for review from the flow', async () => {
+  it('should skip a running task and stop the session, which still writes its final output', async () => {
     const { mapId, ids } = await createMapWithTree(server.api, 'Stopping', { 'Where to open the café?': {} });
     await page.goto(`${server.origin}/maps/${mapId}?node=${ids.get('Where to open the café?')}`);
     await page.getByTestId('node-panel').getByTestId('divergent-open').click();
     await page.getByTestId('divergent-submit').click();
-    await page.getByTestId('divergent-review').waitFor({ timeout: 20_000 });
-    // The panel points to the review in the flow, and the review is reached by keyboard.
-    await page.getByTestId('open-divergent-review').click();
+    // The panel points to the review in the flow, and the keyboard lands in it.
+    await page.getByTestId('open-divergent-review').click({ timeout: 20_000 });
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="divergent-review"]') !== null))
       .toBe(true);
+    const release = server.model.holdNextTask();
+    await page.keyboard.press('Enter'); // nothing is approved by a key press in a field
+    expect(await page.getByTestId('divergent-review').count()).toBe(1);
+    await page.getByTestId('review-approve').click();
+
+    const running = page.getByTestId('divergent-task').filter({ hasText: 'Estimate the footfall' });
+    await expect.poll(() => running.getAttribute('data-status'), { timeout: 20_000 }).toBe('RUNNING');
+    await running.getByRole('button', { name: 'Skip “Estimate the footfall”' }).click();
+    await expect.poll(() => running.getAttribute('data-status'), { timeout: 20_000 }).toBe('SKIPPED');
+    expect(await running.getByTestId('task-status').textContent()).toContain('Skipped');
+    release();
+
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByTestId('divergent-stop').click();
-    await expect
-      .poll(() => page.getByTestId('divergent-session').getAttribute('data-status'), { timeout: 20_000 })
-      .toBe('CANCELLED');
-    expect(await page.getByTestId('divergent-status').textContent()).toContain('Stopped');
-    expect(await page.getByTestId('divergent-review').count()).toBe(0);
+    await page.getByTestId('divergent-final').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('divergent-session').getAttribute('data-status')).toBe('COMPLETED');
+    expect(await page.getByTestId('divergent-stop').count()).toBe(0);
+    await screenshot(page, 'divergent-en-06-stopped');
   });
 
   it('should run a whole session in Chinese on a phone, the flow stacked and the controls touch-sized', async () => {

@@ -1,7 +1,17 @@
-import { START_DIVERGENT } from '@thinkingmap/client';
+import {
+  ADD_DIVERGENT_FEEDBACK,
+  ADD_DIVERGENT_TASK,
+  DIVERGENT_SKILLS,
+  type ResultOf,
+  SET_DIVERGENT_THRESHOLD,
+  SKIP_DIVERGENT_TASK,
+  START_DIVERGENT,
+  STOP_DIVERGENT,
+} from '@thinkingmap/client';
 import type { Client } from '@urql/core';
 import type { ApiError } from '../api/api-error.ts';
-import { runMutation } from '../api/request.ts';
+import { type ApiResult, runMutation, runQuery } from '../api/request.ts';
+import type { DivergentSessionData } from './divergent-sessions.svelte.ts';
 
 /** How a divergent session runs (each bounded by the API: 1–5 levels, 1–8 tasks, a threshold in 0–1). */
 export interface DivergentOptions {
@@ -71,3 +81,52 @@ export function skillKey(skill: string) {
     ? (`divergent.skill.${skill as (typeof SKILLS)[number]}` as const)
     : ('divergent.skill.other' as const);
 }
+
+/** A skill as the server offers it: available, or why not (no knowledge server, no search provider). */
+export type SkillInfo = ResultOf<typeof DIVERGENT_SKILLS>['divergentSkills'][number];
+
+/** The skills this server offers, and why the others are not (read once per page). */
+let skills: Promise<SkillInfo[]> | null = null;
+export function divergentSkills(client: Client): Promise<SkillInfo[]> {
+  skills ??= runQuery(client, DIVERGENT_SKILLS).then((result) => {
+    if (result.ok) return [...result.value];
+    skills = null;
+    return [];
+  });
+  return skills;
+}
+
+/** What a steering command answers: the session as it is now, or the API's refusal. */
+type Steered = Promise<ApiResult<DivergentSessionData>>;
+
+function session(result: Promise<ApiResult<{ __typename: string }>>): Steered {
+  return result as Steered;
+}
+
+/** The person's steering of a running session: each recorded as a `DivergentSteered` event. */
+export const steer = {
+  /** Stops gracefully: running tasks are skipped, a final output is written from what exists. */
+  stop: (client: Client, sessionId: string) => session(runMutation(client, STOP_DIVERGENT, { input: { sessionId } })),
+  /** Skips a planned or running task. */
+  skipTask: (client: Client, sessionId: string, taskKey: string) =>
+    session(runMutation(client, SKIP_DIVERGENT_TASK, { input: { sessionId, taskKey } })),
+  /** Adds a task to the level being planned or reviewed, else the next. */
+  addTask: (client: Client, sessionId: string, task: ReviewTask) =>
+    session(
+      runMutation(client, ADD_DIVERGENT_TASK, {
+        input: {
+          sessionId,
+          name: task.name,
+          query: task.query,
+          skill: task.skill as (typeof SKILLS)[number],
+          priority: task.priority,
+        },
+      }),
+    ),
+  /** Changes the completion threshold the next score is compared with. */
+  setThreshold: (client: Client, sessionId: string, threshold: number) =>
+    session(runMutation(client, SET_DIVERGENT_THRESHOLD, { input: { sessionId, threshold } })),
+  /** Feedback the next summary must take into account. */
+  addFeedback: (client: Client, sessionId: string, text: string) =>
+    session(runMutation(client, ADD_DIVERGENT_FEEDBACK, { input: { sessionId, text } })),
+};

@@ -19,6 +19,7 @@ const DIVERGENT_EVENTS = new Set<MapEvent['__typename']>([
   'DivergentTaskFinished',
   'CompletionScored',
   'DivergentFinished',
+  'DivergentSteered',
 ]);
 /** Run events that change a session's status (finished, failed, waiting for the person). */
 const RUN_EVENTS = new Set<MapEvent['__typename']>(['RunFinished', 'RunFailed', 'AgentQuestion', 'QuestionResolved']);
@@ -72,6 +73,11 @@ export class DivergentSessions {
         s.levels.some((l) => l.plannedFromNodeId === nodeId || l.tasks.some((t) => t.nodeId === nodeId)) ||
         s.scores.some((score) => score.summaryNodeId === nodeId),
     );
+  }
+
+  /** Puts a session a steering mutation returned. */
+  put(data: DivergentSessionData): void {
+    this.sessions = { ...this.sessions, [data.id]: data };
   }
 
   /** Reads a session again (coalesced: one read at a time, and one more if asked during it). */

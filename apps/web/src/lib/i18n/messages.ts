@@ -590,6 +590,46 @@ export const MESSAGES = {
   'divergent.noSession': { en: 'No exploration yet.', zh: '还没有探索。' },
   'divergent.dropped': { en: 'Proposed but not run', zh: '提出但未执行' },
   'divergent.levelCount': { en: 'Level {level} of at most {max}', zh: '第 {level} 层（最多 {max} 层）' },
+  'divergent.steer': { en: 'Steer the exploration', zh: '引导探索' },
+  'divergent.steerHint': {
+    en: 'Changes here apply from the next step on; what already ran is kept.',
+    zh: '这里的改动从下一步开始生效，已完成的部分会保留。',
+  },
+  'divergent.newThreshold': { en: 'Good enough at (now {percent})', zh: '达标分数（当前 {percent}）' },
+  'divergent.applyThreshold': { en: 'Apply', zh: '应用' },
+  'divergent.thresholdChanged': { en: 'The exploration now stops at {percent}.', zh: '探索现在在 {percent} 时停止。' },
+  'divergent.feedback': { en: 'Feedback for the next summary', zh: '给下一版总结的反馈' },
+  'divergent.feedbackHint': {
+    en: 'The next summary must take it into account, e.g. “focus on rent, not on staff”.',
+    zh: '下一版总结必须考虑这条反馈，例如“重点看租金，而不是人员”。',
+  },
+  'divergent.sendFeedback': { en: 'Send feedback', zh: '发送反馈' },
+  'divergent.feedbackGiven': { en: 'Your feedback', zh: '你的反馈' },
+  'divergent.addTaskTitle': { en: 'Add a task of your own', zh: '添加你自己的任务' },
+  'divergent.addTaskHint': {
+    en: 'It runs in the round being planned or reviewed, else in the next one.',
+    zh: '它会在正在规划或审核的这一轮运行，否则在下一轮运行。',
+  },
+  'divergent.addTaskSubmit': { en: 'Add the task', zh: '添加任务' },
+  'divergent.addedTasks': { en: 'Tasks you added', zh: '你添加的任务' },
+  'divergent.addedByYou': { en: 'Added by you', zh: '由你添加' },
+  'divergent.skip': { en: 'Skip', zh: '跳过' },
+  'divergent.skipTask': { en: 'Skip “{name}”', zh: '跳过“{name}”' },
+  'divergent.stopGraceful': { en: 'Stop and write the final output', zh: '停止并写出最终输出' },
+  'divergent.confirmStopGraceful': {
+    en: 'Stop now? Running tasks are skipped, and the final output is written from what was found so far.',
+    zh: '现在停止？正在进行的任务会被跳过，并根据已有结果写出最终输出。',
+  },
+  'divergent.cancel': { en: 'Cancel without a final output', zh: '取消（不写最终输出）' },
+  'divergent.stopping': { en: 'Stopping: the final output is being written…', zh: '正在停止：正在写最终输出…' },
+  'divergent.unavailable.NO_KNOWLEDGE_SERVER': {
+    en: '{skill} is not offered: no knowledge source is set up on this server.',
+    zh: '无法使用{skill}：此服务器没有配置知识来源。',
+  },
+  'divergent.unavailable.NO_SEARCH_PROVIDER': {
+    en: '{skill} is not offered: no search provider is set up on this server.',
+    zh: '无法使用{skill}：此服务器没有配置搜索服务。',
+  },
 } as const satisfies Record<string, { en: string; zh: string }>;
 
 /** A key of {@link MESSAGES}. */
