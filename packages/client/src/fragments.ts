@@ -340,6 +340,38 @@ export const EVENT_FIELDS = graphql(
         status
       }
     }
+    ... on DivergentLevelStarted {
+      runId
+      nodeId
+      level
+      taskNodeIds
+    }
+    ... on DivergentTaskStarted {
+      runId
+      nodeId
+      level
+      key
+    }
+    ... on DivergentTaskFinished {
+      runId
+      nodeId
+      level
+      key
+    }
+    ... on CompletionScored {
+      runId
+      nodeId
+      level
+      overall
+    }
+    ... on DivergentFinished {
+      runId
+      nodeId
+      level
+    }
+    ... on DivergentSteered {
+      runId
+    }
   }
 `,
   [

@@ -7,6 +7,7 @@ export function kindLabel(kind: string): string {
     case 'review-decomposition':
     case 'review-conclusion':
     case 'clarify':
+    case 'review-divergent-tasks':
       return i18n.t(`inbox.kind.${kind}`);
     default:
       return i18n.t('inbox.kind.other');

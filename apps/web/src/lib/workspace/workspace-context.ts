@@ -1,6 +1,7 @@
 import { getContext, setContext } from 'svelte';
 import type { ReviewDrafts } from '../agents/review-drafts.svelte.ts';
 import type { ConsultationState } from '../consultation/consultation-state.svelte.ts';
+import type { DivergentSessions } from '../divergent/divergent-sessions.svelte.ts';
 import type { FoldState } from '../map/fold-state.svelte.ts';
 import type { MapStore } from '../map/map-store.svelte.ts';
 import type { SearchResults } from './search-results.svelte.ts';
@@ -15,6 +16,8 @@ export interface Workspace {
   search: SearchResults;
   /** The map's consultations and the consultation panel. */
   consultations: ConsultationState;
+  /** The map's divergent sessions, kept current from its events. */
+  divergent: DivergentSessions;
   /** Selects a node (opens its panel); `focusPanel` moves the keyboard focus into the panel. */
   select(id: string, options?: { focusPanel?: boolean }): void;
 }

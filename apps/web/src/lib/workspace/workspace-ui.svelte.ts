@@ -28,6 +28,8 @@ export class WorkspaceUi {
   narrowView = $state<'map' | 'outline'>('map');
   /** The run whose view is open (its graph with the path it took), if any. */
   runViewId = $state<string | null>(null);
+  /** The divergent exploration flow: null follows the map (open when it explores divergently), else the person's choice. */
+  flowChoice = $state<boolean | null>(null);
   #seq = 0;
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = null) {

@@ -108,14 +108,122 @@ export function cafeScript(): Record<string, (prompt: string, call: number) => o
   };
 }
 
+/** The stage a divergent summary marks itself with, read back from a prompt (the highest quoted), or -1. */
+const stageIn = (text: string) => Math.max(-1, ...[...text.matchAll(/(?:stage|阶段) (\d)/g)].map((m) => Number(m[1])));
+
+/** The name of the divergent task that always fails (its model call is refused), in each language. */
+export const FAILING_TASK = { en: 'Ask the closed archive', zh: '查询关闭的档案' } as const;
+
+/**
+ * The model's answers for a divergent session, by what each prompt is: a summary marks its stage (0, 1, 2);
+ * the plan from stage 0 proposes three tasks (one writes code, one always fails), from stage 1 one task, then
+ * none; stage 1 scores 0.5 and stage 2 scores 0.95 (over the 0.9 threshold), each dimension with its reason.
+ * Chinese prompts get Chinese answers.
+ */
+export function divergentScript(): Record<string, (prompt: string) => object | undefined> {
+  const zhOf = (prompt: string) => /总结 Agent|完成度|用户意图/.test(prompt);
+  const plans = (zh: boolean) => [
+    [
+      {
+        name: zh ? '估算客流' : 'Estimate the footfall',
+        query: zh ? '附近每天有多少人经过？' : 'How many people pass by each day?',
+        skill: 'commonQnA',
+        priority: 5,
+      },
+      {
+        name: zh ? '写一个估算脚本' : 'Write an estimate script',
+        query: zh ? '估算每日杯数的代码' : 'Code that estimates cups per day',
+        skill: 'codeArtifacts',
+        priority: 4,
+      },
+      {
+        name: zh ? FAILING_TASK.zh : FAILING_TASK.en,
+        query: zh ? '旧的租金记录' : 'Old rent records',
+        skill: 'commonQnA',
+        priority: 2,
+      },
+    ],
+    [
+      {
+        name: zh ? '比较竞争对手' : 'Compare the competitors',
+        query: zh ? '附近有哪些咖啡馆？' : 'Which cafés are nearby?',
+        skill: 'commonQnA',
+        priority: 4,
+      },
+    ],
+  ];
+  return {
+    divergent_plan: (prompt) => ({
+      rationale: zhOf(prompt) ? '先补上最大的缺口' : 'Close the biggest gaps first',
+      tasks: plans(zhOf(prompt))[stageIn(prompt)] ?? [],
+    }),
+    completion_evaluation: (prompt) => {
+      const done = stageIn(prompt) >= 2;
+      const zh = zhOf(prompt);
+      const dim = (score: number, en: string, cn: string) => ({ score, reason: zh ? cn : en });
+      return {
+        completeness: dim(
+          done ? 1 : 0.5,
+          done ? 'Footfall and competitors are known' : 'Competitors are still unknown',
+          done ? '客流和竞争对手都已清楚' : '还不清楚竞争对手',
+        ),
+        intentMatch: dim(
+          done ? 0.9 : 0.5,
+          done ? 'It answers whether to open' : 'It does not decide yet',
+          done ? '回答了是否开店' : '还没有做出决定',
+        ),
+        quality: dim(
+          done ? 0.95 : 0.5,
+          done ? 'Clear and cited' : 'Thin so far',
+          done ? '清楚且有引用' : '目前还很单薄',
+        ),
+      };
+    },
+    code_artifact: () => ({
+      language: 'python',
+      code: 'def cups_per_day(footfall: int) -> int:\n    return round(footfall * 0.06)\n',
+      explanation: 'Six in a hundred passers-by buy a cup.',
+    }),
+    text: (prompt) => {
+      const zh = zhOf(prompt);
+      if (/summary agent|总结 Agent/.test(prompt)) {
+        const stage = /(?:Previous summary|上一版总结):/.test(prompt) ? stageIn(prompt) + 1 : 0;
+        return {
+          content: zh
+            ? `## 已知情况（阶段 ${stage}）\n\n- 客流：${stage > 0 ? '每天约 5 万人' : '未知'}\n- 竞争对手：${stage > 1 ? '两家' : '未知'}`
+            : `## What we know (stage ${stage})\n\n- Footfall: ${stage > 0 ? 'about 50,000 a day' : 'unknown'}\n- Competitors: ${stage > 1 ? 'two' : 'unknown'}`,
+          chunkSize: 8,
+        };
+      }
+      if (/final output of a divergent|最终输出/.test(prompt))
+        return {
+          content: zh
+            ? '# 是否开咖啡馆\n\n**开**，客流足够 [L1.T1]。\n\n```python\nprint(round(50000 * 0.06))\n```\n'
+            : '# Should I open the café?\n\n**Yes**: the footfall is enough [L1.T1].\n\n```python\nprint(round(50000 * 0.06))\n```\n',
+          chunkSize: 8,
+        };
+      const name = /(?:Task|任务): (.+)/.exec(prompt)?.[1] ?? '';
+      if (name === FAILING_TASK.en || name === FAILING_TASK.zh)
+        return { status: 400, message: zh ? '档案馆拒绝了请求' : 'the archive refused the request' };
+      if (!name) return undefined;
+      return {
+        content: zh ? `「${name}」的结果：每天约 5 万人。` : `Result of “${name}”: about 50,000 people a day.`,
+        chunkSize: 4,
+      };
+    },
+  };
+}
+
 /** Starts the scripted model server; returns the model for buildApp and a close function. */
 export async function startScriptedModel() {
   const { OpenAiModel } = await import('@thinkingmap/agent-core');
   const { startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
-  const script = cafeScript();
+  const script = { ...cafeScript(), ...divergentScript() };
   const calls = new Map<string, number>();
   /** Answers (by schema name) that stop streaming half-way until released (to watch them being written). */
   const held = new Map<string, { resume: Promise<void>; afterChars: number }>();
+  /** The next divergent task's text stops streaming half-way until released (to watch it run). */
+  let heldTask: { resume: Promise<void> } | null = null;
   const server = await startOpenAiServer({
     respond: (request) => {
       const name = request.body.response_format?.json_schema?.name ?? 'text';
@@ -126,6 +234,16 @@ export async function startScriptedModel() {
         .join('\n');
       const answer = script[name]?.(prompt, n);
       if (!answer) return { status: 400, message: `no scripted answer for ${name}` };
+      if ('status' in answer) return answer as { status: number; message: string };
+      if (name === 'text' && 'content' in answer) {
+        const reply = answer as { content: string; chunkSize: number };
+        if (heldTask && /^(Task|任务): /m.test(prompt)) {
+          const { resume } = heldTask;
+          heldTask = null;
+          return { ...reply, pauseAfterChars: 12, resume };
+        }
+        return reply;
+      }
       const hold = held.get(name);
       if (hold) {
         held.delete(name);
@@ -150,6 +268,12 @@ export async function startScriptedModel() {
   return {
     model,
     close: () => server.close(),
+    /** Holds the next divergent task's text half-way through its stream; call the returned function to let it finish. */
+    holdNextTask(): () => void {
+      let release = () => {};
+      heldTask = { resume: new Promise<void>((resolve) => (release = resolve)) };
+      return () => release();
+    },
     /** Holds the next drafted conclusion half-way through its stream; call the returned function to let it finish. */
     holdNextConclusion: () => holdNext('conclusion_draft', 64),
     /** Holds the consultation's next front reply half-way through its stream. */

@@ -37,7 +37,7 @@ export interface WebServer {
   /** A Node-side API client acting as the same local user (changes "from another place"). */
   api: ThinkingMapClient;
   /** The scripted model's controls (holding a stream half-way). */
-  model: { holdNextConclusion(): () => void; holdNextFrontReply(): () => void };
+  model: { holdNextConclusion(): () => void; holdNextFrontReply(): () => void; holdNextTask(): () => void };
   /** The database, for placing what only agents can write (divergent levels). */
   db: Awaited<ReturnType<Awaited<ReturnType<typeof createTestDatabase>>['open']>>;
   close(): Promise<void>;
