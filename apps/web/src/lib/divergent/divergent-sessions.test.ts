@@ -4,7 +4,6 @@ import type { MapEvent } from '../api/results.ts';
 import { MapStore } from '../map/map-store.svelte.ts';
 import { aMap, aNode } from '../testing/fixtures.ts';
 import { type DivergentSessionData, DivergentSessions, flowOf } from './divergent-sessions.svelte.ts';
-import { codeLanguages, markdownToHtml } from './markdown.ts';
 
 const at = new Date(0).toISOString();
 const dim = (score: number) => ({ score, reason: `why ${score}` });
@@ -140,16 +139,5 @@ describe('DivergentSessions', () => {
     ]);
     // The final output is found on the map before the session names it.
     expect(flow.final?.id).toBe('f');
-  });
-});
-
-describe('Markdown', () => {
-  it('should render a document with its code blocks and strip anything that could run', () => {
-    const text = '# Title\n\n<img src=x onerror="alert(1)"><script>alert(2)</script>\n\n```python\nprint(1)\n```\n';
-    const html = markdownToHtml(text);
-    expect(html).toContain('<h1>Title</h1>');
-    expect(html).toContain('<code class="language-python">');
-    expect(html).not.toMatch(/onerror|<script/);
-    expect(codeLanguages(text)).toEqual(['python']);
   });
 });

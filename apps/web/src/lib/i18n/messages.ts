@@ -504,6 +504,8 @@ export const MESSAGES = {
   'runView.branch.feedback': { en: 'your feedback', zh: '你的反馈' },
   'runView.branch.confirmed': { en: 'confirmed', zh: '已确认' },
   'runView.branch.corrected': { en: 'corrected', zh: '已更正' },
+  'runView.branch.found': { en: 'found something', zh: '有发现' },
+  'runView.branch.nothing': { en: 'nothing found', zh: '未发现问题' },
   'announce.status': { en: '“{question}” is now {status}', zh: '“{question}”现在{status}' },
   'announce.question': { en: 'An agent asks: {question}', zh: '智能体提问：{question}' },
   'announce.failed': { en: 'An agent stopped: {reason}', zh: '智能体已停止：{reason}' },

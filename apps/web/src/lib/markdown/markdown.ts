@@ -7,10 +7,11 @@ const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
- * Markdown for consultation notes (written by the planner, so not trusted): GitHub-flavoured Markdown where any
- * HTML in the text is shown as text, images as their description, and links only to safe targets.
+ * The one Markdown renderer of the web app (consultation notes, divergent documents and task results — all written
+ * by a model, so not trusted): GitHub-flavoured Markdown where any HTML in the text is shown as text, images as
+ * their description, and links only to safe targets. Fenced code keeps its `language-…` class for the highlighter.
  */
-const notes = new Marked({
+const markdown = new Marked({
   gfm: true,
   async: false,
   renderer: {
@@ -24,7 +25,12 @@ const notes = new Marked({
   },
 });
 
-/** The HTML of a note's Markdown, safe to put in the page. */
-export function renderNoteMarkdown(markdown: string): string {
-  return notes.parse(markdown, { async: false });
+/** The HTML of a Markdown text, safe to put in the page. */
+export function markdownToHtml(text: string): string {
+  return markdown.parse(text, { async: false });
+}
+
+/** The languages of the fenced code blocks of a Markdown text, in order (e.g. `python`). */
+export function codeLanguages(text: string): string[] {
+  return [...text.matchAll(/^ {0,3}(?:```|~~~)\s*([\w+#-]+)/gm)].map((m) => m[1] ?? '');
 }
