@@ -13,6 +13,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    // Two files at a time (CI has 2 cores). Every file has its own resources: a uniquely named SQLite file or
+    // PostgreSQL database, servers and private Redis servers on ports the system picks, its own event-bus channel
+    // on the shared Redis (tests/helpers/redis-channel.ts), notes in folders of its own maps.
+    maxWorkers: 2,
   },
 });

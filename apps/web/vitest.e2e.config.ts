@@ -13,7 +13,9 @@ export default defineConfig({
     globalSetup: ['tests/e2e/build-web.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    // Two files at a time (CI has 2 cores): each file starts its own server (random port, its own SQLite file and
+    // notes folder, its own scripted model server) and its own Chromium, so files share nothing but the build.
+    maxWorkers: 2,
     // expect.poll waits 1 s by default: too short for a browser on a loaded 2-core CI machine.
     expect: { poll: { timeout: 10_000, interval: 50 } },
   },

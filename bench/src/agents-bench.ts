@@ -286,10 +286,10 @@ export async function benchAgents() {
     ...product.writes.map((w) => ({
       what: `writes: ${w.kind}`,
       count: w.count.toFixed(1),
-      'Prisma calls': w.statements.toFixed(1),
+      statements: w.statements.toFixed(1),
       time: ms(w.ms),
     })),
-    { what: 'reads', count: product.reads.toFixed(1), 'Prisma calls': '', time: ms(product.readMs) },
+    { what: 'reads', count: product.reads.toFixed(1), statements: '', time: ms(product.readMs) },
   ]);
   console.log(
     `  aims: ≤ 30 ms per node (${ms(perNode)}), ≤ 3× the framework (${ratio(perNode, frameworkNode)}), ` +

@@ -19,13 +19,17 @@ const EVENTS = `subscription ($mapId: ID!) {
   mapEvents(mapId: $mapId, after: 0) {
     __typename
     ... on ConsultationTokens { consultationId text }
-    ... on ConsultationChanged { consultationId change }
+    ... on ConsultationChanged { consultationId change line }
   }
 }`;
 
 /** What the scripted endpoint answers: the front reply streams after 200 ms, the planner after 3 s. */
+/** When the front agent's model call reached the endpoint, per round (the bench and server share this process). */
+let frontRequestAt: number | null = null;
+
 function respond(request: RecordedRequest): ScriptedReply {
   const name = request.body.response_format?.json_schema?.name;
+  if (name === 'front_reply') frontRequestAt ??= performance.now();
   if (name === 'front_reply')
     return {
       content: JSON.stringify({ reply: 'Thank you, I see what you need. Let me think it through.', route: 'plan' }),
@@ -37,7 +41,21 @@ function respond(request: RecordedRequest): ScriptedReply {
       content: JSON.stringify({ next: 'FINISH', askUser: null, record: null, note: null }),
       delayMs: PLANNER_MS,
     };
+  if (name === 'consultation_summary')
+    return { content: JSON.stringify({ summary: 'A handmade tea shop, online.' }), delayMs: FIRST_TOKEN_MS };
   return { status: 400, message: `no answer for ${name}` };
+}
+
+/** How long one step may take before the bench fails, saying which step (a loaded machine is slow, not stuck). */
+const STEP_MS = Number(process.env.BENCH_CONSULTATION_STEP_MS ?? 60_000);
+
+/** `promise`, or a loud failure naming `what` after `ms`. */
+function within<T>(promise: Promise<T>, what: string, ms = STEP_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`consultation bench: ${what} took over ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** The endpoint's own first token: a streamed front_reply request timed to its first chunk. */
@@ -53,7 +71,8 @@ async function endpointFirstToken(baseURL: string): Promise<number> {
       response_format: { type: 'json_schema', json_schema: { name: 'front_reply', schema: {} } },
     }),
   });
-  const reader = res.body!.getReader();
+  if (!res.ok || !res.body) throw new Error(`consultation bench: the endpoint answered ${res.status}`);
+  const reader = res.body.getReader();
   await reader.read();
   const first = performance.now() - start;
   while (!(await reader.read()).done);
@@ -80,7 +99,14 @@ export async function benchConsultation(): Promise<void> {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query, variables }),
     });
-    return ((await res.json()) as { data: Record<string, { id: string }> }).data;
+    const body = (await res.json()) as {
+      data?: Record<string, { __typename?: string; id: string; message?: string }>;
+      errors?: { message: string }[];
+    };
+    if (body.errors?.length || !body.data) throw new Error(`consultation bench: ${JSON.stringify(body.errors)}`);
+    for (const [field, value] of Object.entries(body.data))
+      if (value?.message) throw new Error(`consultation bench: ${field}: ${value.__typename}: ${value.message}`);
+    return body.data;
   };
   const ws = createWsClient({
     url: `${url.replace('http', 'ws')}/graphql`,
@@ -97,8 +123,14 @@ export async function benchConsultation(): Promise<void> {
       })
     ).startConsultation!;
     let onToken: (() => void) | null = null;
-    let onTurnEnded: (() => void) | null = null;
+    let onTurnEnded: ((line: string | null) => void) | null = null;
     let subscribed: () => void = () => {};
+    // The subscription failing or ending fails whatever the bench waits for, with its reason.
+    let lost: (error: Error) => void = () => {};
+    const gone = new Promise<never>((_resolve, reject) => {
+      lost = reject;
+    });
+    gone.catch(() => {});
     const ready = new Promise<void>((resolve) => {
       subscribed = resolve;
     });
@@ -106,46 +138,66 @@ export async function benchConsultation(): Promise<void> {
       { query: EVENTS, variables: { mapId: map.id } },
       {
         next: (result) => {
-          const event = (result.data as { mapEvents?: { __typename: string; change?: string } }).mapEvents;
+          if (result.errors?.length) lost(new Error(`consultation bench: ${JSON.stringify(result.errors)}`));
+          const event = (result.data as { mapEvents?: { __typename: string; change?: string; line?: string } })
+            .mapEvents;
           if (event?.__typename === 'ConsultationTokens') onToken?.();
           if (event?.__typename === 'ConsultationChanged' && event.change === 'STARTED') subscribed();
-          if (event?.__typename === 'ConsultationChanged' && event.change === 'TURN_ENDED') onTurnEnded?.();
+          if (event?.__typename === 'ConsultationChanged' && event.change === 'TURN_ENDED')
+            onTurnEnded?.(event.line ?? null);
         },
-        error: () => {},
-        complete: () => {},
+        error: (error) => lost(new Error(`consultation bench: the subscription failed: ${String(error)}`)),
+        complete: () => lost(new Error('consultation bench: the subscription ended')),
       },
     );
     // Replayed from the map's start, then live: the consultation's STARTED says the subscription is there.
-    await ready;
+    await within(Promise.race([ready, gone]), 'the mapEvents subscription');
     const send =
       'mutation ($c: ID!, $t: String!) { sendConsultationMessage(input: { consultationId: $c, text: $t }) { __typename } }';
     const product: number[] = [];
     const turns: number[] = [];
+    /** Where the time goes: before the model call reaches the endpoint, and after its first token is sent. */
+    const beforeModel: number[] = [];
+    const afterModel: number[] = [];
     const baseline: number[] = [];
     // One round more than measured: the first warms the tokenizer, the SDK and the queries.
     for (let round = 0; round <= ROUNDS; round++) {
-      baseline.push(await endpointFirstToken(endpoint.baseURL));
+      baseline.push(await within(endpointFirstToken(endpoint.baseURL), `round ${round}: the endpoint's first token`));
       const firstToken = new Promise<number>((resolve) => {
         onToken = () => {
           onToken = null;
           resolve(performance.now());
         };
       });
-      const ended = new Promise<number>((resolve) => {
-        onTurnEnded = () => {
+      const ended = new Promise<number>((resolve, reject) => {
+        onTurnEnded = (line) => {
           onTurnEnded = null;
-          resolve(performance.now());
+          // A turn that failed says why (its line); a figure from it would mean nothing.
+          if (line !== 'done') reject(new Error(`consultation bench: round ${round}'s turn ended: ${line}`));
+          else resolve(performance.now());
         };
       });
+      ended.catch(() => {});
+      frontRequestAt = null;
       const start = performance.now();
-      await gql(send, { c: consultation.id, t: `Round ${round}: I want to sell my handmade tea online.` });
-      const tokenAt = await firstToken;
-      const endAt = await ended;
+      await within(
+        gql(send, { c: consultation.id, t: `Round ${round}: I want to sell my handmade tea online.` }),
+        `round ${round}: sendConsultationMessage`,
+      );
+      const noToken = ended.then(() => {
+        throw new Error(`consultation bench: round ${round}'s turn ended with no ConsultationTokens event`);
+      });
+      const tokenAt = await within(Promise.race([firstToken, noToken, gone]), `round ${round}: the first token`);
+      const endAt = await within(Promise.race([ended, gone]), `round ${round}: the turn's end`);
       if (round === 0) {
         baseline.pop();
         continue;
       }
       product.push(tokenAt - start);
+      if (frontRequestAt !== null) {
+        beforeModel.push(frontRequestAt - start);
+        afterModel.push(tokenAt - frontRequestAt - FIRST_TOKEN_MS);
+      }
       turns.push(endAt - start);
     }
     const p = summarize(product);
@@ -159,12 +211,17 @@ export async function benchConsultation(): Promise<void> {
     console.log(
       `  product:  first token at the client          p50 ${ms(p.p50)}  max ${ms(p.max)}  (${(p.p50 / b.p50).toFixed(2)}× the endpoint; target ≤ ${TARGET_MS} ms: ${p.max <= TARGET_MS ? 'met' : 'not met'})`,
     );
+    console.log(
+      `  of which: message → model call at the endpoint p50 ${ms(summarize(beforeModel).p50)}; ` +
+        `endpoint's first token → client p50 ${ms(summarize(afterModel).p50)}`,
+    );
     console.log(`  the turn (planner included) ended after     p50 ${ms(t.p50)}  — the reply never waited for it`);
   } finally {
-    await ws.dispose();
-    await app.stop();
-    await db.close();
-    await endpoint.close();
+    // Each step bounded: a server stuck on a turn must not keep `pnpm bench` from ending.
+    await within(Promise.resolve(ws.dispose()), 'closing the subscription', 10_000).catch(console.error);
+    await within(app.stop(), 'stopping the server', 30_000).catch(console.error);
+    await within(db.close(), 'closing the database', 10_000).catch(console.error);
+    await within(endpoint.close(), 'closing the scripted endpoint', 10_000).catch(console.error);
     rmSync(dir, { recursive: true, force: true });
   }
 }

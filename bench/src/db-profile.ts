@@ -70,14 +70,17 @@ export function profileDatabase(
       });
     },
   });
+  let current: { touched: Set<string>; statements: number } | undefined;
   const write: Database['write'] = async (work, options) => {
     const touched = new Set<string>();
     let statements = 0;
     const started = performance.now();
+    const counted = { touched, statements: 0 };
     try {
       return await db.write(
-        (tx) =>
-          work(
+        (tx) => {
+          current = counted;
+          return work(
             new Proxy(tx, {
               get(target, model: string) {
                 const value = (target as unknown as Record<string, unknown>)[model];
@@ -89,10 +92,14 @@ export function profileDatabase(
                 return typeof value === 'function' ? value.bind(target) : value;
               },
             }) as Tx,
-          ),
+          ).finally(() => {
+            if (current === counted) current = undefined;
+          });
+        },
         flushAll ? { durability: 'full' } : options,
       );
     } finally {
+      statements += counted.statements;
       const kind = kindOf(touched);
       const row = profile.writes.get(kind) ?? { count: 0, ms: 0, statements: 0 };
       row.count++;
@@ -101,5 +108,22 @@ export function profileDatabase(
       profile.writes.set(kind, row);
     }
   };
-  return { db: { provider: db.provider, read, write, mapVersion: db.mapVersion, close: () => db.close() }, profile };
+  // The map log's statements (every command's map row, events and receipts) count as their write's statements,
+  // and what they touch as its tables (on SQLite one write's work runs at a time; on PostgreSQL this is rough).
+  const mapLog = Object.fromEntries(
+    Object.entries(db.mapLog).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        if (current) {
+          current.touched.add(name === 'append' ? 'event' : name.includes('eceipt') ? 'commandReceipt' : 'map');
+          current.statements += name === 'append' ? 2 : 1;
+        }
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as unknown as Database['mapLog'];
+  return {
+    db: { provider: db.provider, read, write, mapVersion: db.mapVersion, mapLog, close: () => db.close() },
+    profile,
+  };
 }

@@ -25,10 +25,23 @@ await db.close();
 console.log(
   `ThinkingMap benchmarks — node ${process.version}, ${databaseUrl.startsWith('file:') ? 'SQLite file' : 'PostgreSQL'}, ${seconds}s per load run`,
 );
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'query') await benchQuery(databaseUrl, mapId, token, seconds);
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'fanout')
-  await benchFanout(databaseUrl, mapId, target.id, token, events);
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'agents') await benchAgents();
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'divergent') await benchDivergent();
-if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'consultation') await benchConsultation();
+
+/** Runs one bench when chosen (BENCH_ONLY): a failing one says why and the others still run; `pnpm bench` fails. */
+async function bench(name: string, run: () => Promise<unknown>): Promise<void> {
+  if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== name) return;
+  try {
+    await run();
+  } catch (error) {
+    process.exitCode = 1;
+    console.error(`\n${name} bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+await bench('query', () => benchQuery(databaseUrl, mapId, token, seconds));
+await bench('fanout', () => benchFanout(databaseUrl, mapId, target.id, token, events));
+await bench('agents', () => benchAgents());
+await bench('divergent', () => benchDivergent());
+await bench('consultation', () => benchConsultation());
 for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+// Whatever a bench left open (a socket of a failed run), the figures are printed: end here.
+process.exit();

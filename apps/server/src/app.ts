@@ -14,9 +14,9 @@ import { RUN_HEARTBEAT_MS, RUN_LEASE_MS, RunEngine, type RunSettings } from './a
 import { RunService } from './agents/run-service.ts';
 import type { Access } from './auth/access.ts';
 import { ensureLocalUser } from './auth/local-user.ts';
-import { useRevocableSubscriptions } from './auth/revocable-subscriptions.ts';
+import { TOKEN_ENDED, useRevocableSubscriptions } from './auth/revocable-subscriptions.ts';
 import { TokenRevocations } from './auth/token-revocations.ts';
-import { createTokenResolver } from './auth/tokens.ts';
+import { createTokenResolver, createTokenUseRecorder } from './auth/tokens.ts';
 import { type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
@@ -58,6 +58,8 @@ export interface AppOptions {
   db?: Database;
   /** REDIS_URL; the in-process bus when omitted. */
   redisUrl?: string;
+  /** The Redis pub/sub channel of the event bus (see `EventBusOptions.channel`); instances share events on one. */
+  redisChannel?: string;
   /** Refuse requests without a token (no local user). */
   requireToken?: boolean;
   /** Where the local user's token is written; `.data/local-token` by default, null to skip. */
@@ -161,7 +163,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const log = options.log ?? (() => {});
   const logError = options.logError ?? ((error: unknown) => console.error('[thinkingmap] unexpected error:', error));
   const db = options.db ?? (await openDatabase({ url: options.databaseUrl, log }));
-  const bus = createEventBus({ redisUrl: options.redisUrl, logError });
+  const bus = createEventBus({ redisUrl: options.redisUrl, channel: options.redisChannel, logError });
   const metrics = new ServerMetrics(db, logError);
   const publish = bus.publish.bind(bus);
   bus.publish = (events) => {
@@ -170,7 +172,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   };
   const tokenFile = options.localTokenFile === undefined ? join(repoDir, '.data/local-token') : options.localTokenFile;
   const local = options.requireToken ? { user: null, token: null } : await ensureLocalUser(db, tokenFile ?? undefined);
-  const tokens = createTokenResolver(db.read);
+  const tokens = createTokenResolver(db.read, { onUse: createTokenUseRecorder(db, logError) });
   const identity: IdentityOptions = { tokens, localUser: local.user };
   const revocations = new TokenRevocations(bus, tokens);
   const hideSchema = options.hideSchema ?? !!options.requireToken;
@@ -400,12 +402,11 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
         try {
           const access = await resolveAccess(token, identity);
           viewers.set(ctx, access);
-          if (access.tokenId) {
-            // Revoking the token closes its WebSockets on every instance (4403 Forbidden, graphql-ws' own code).
-            const socket = ctx.extra.socket;
-            const untrack = revocations.track(access.tokenId, () => socket.close(4403, 'Forbidden'));
-            socket.once('close', untrack);
-          }
+          // Revoking the token (on any instance) or its expiry closes its WebSockets (4403 Forbidden, graphql-ws'
+          // own code), once their subscriptions have sent their last error.
+          const socket = ctx.extra.socket;
+          const untrack = revocations.track(access, () => socket.close(4403, 'Forbidden'), { last: true });
+          socket.once('close', untrack);
           return true;
         } catch (error) {
           // A missing or unknown token is refused (graphql-ws closes with 4403); anything else is also logged.
@@ -417,6 +418,12 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       subscribe: (args: { rootValue: { subscribe: (a: unknown) => unknown } }) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx: Context<Record<string, unknown>, Extra>, _id: string, params: SubscribePayload) => {
         const access = viewers.get(ctx)!;
+        // Between its token's expiry and the socket's close, nothing more is run with it.
+        if (access.expiresAt && access.expiresAt <= new Date()) {
+          return [
+            new GraphQLError(TOKEN_ENDED.EXPIRED, { extensions: { code: 'UNAUTHENTICATED', reason: 'EXPIRED' } }),
+          ];
+        }
         const {
           schema: s,
           execute,

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
-import { HttpWebSearch } from '@thinkingmap/agent-core';
 import { buildApp } from './app.ts';
 import { env } from './env.ts';
 import { startKnowledge } from './knowledge/start-knowledge.ts';
+import { startWebSearch } from './knowledge/start-web-search.ts';
 import { loadWebHandler } from './web-handler.ts';
 
 const webHandler = await loadWebHandler();
@@ -10,12 +10,12 @@ const log = (message: string) => console.log(`[thinkingmap] ${message}`);
 // Knowledge for the agents' explore step: a server that is down is logged, never a reason not to start.
 const knowledge = await startKnowledge({ configPath: env.TM_MCP_CONFIG, log });
 // Web search for divergent tasks, only when the operator configured a provider (an HTTP API, or MCP servers).
-const webMcp = env.TM_WEB_SEARCH_MCP_CONFIG
-  ? await startKnowledge({ configPath: env.TM_WEB_SEARCH_MCP_CONFIG, log: (m) => log(`web search ${m}`) })
-  : null;
-const webSearch = env.TM_WEB_SEARCH_URL
-  ? new HttpWebSearch({ url: env.TM_WEB_SEARCH_URL, apiKey: env.TM_WEB_SEARCH_KEY })
-  : webMcp?.port;
+const webSearch = await startWebSearch({
+  url: env.TM_WEB_SEARCH_URL,
+  apiKey: env.TM_WEB_SEARCH_KEY,
+  mcpConfigPath: env.TM_WEB_SEARCH_MCP_CONFIG,
+  log,
+});
 const app = await buildApp({
   webHandler,
   databaseUrl: env.DATABASE_URL,
@@ -33,7 +33,7 @@ const app = await buildApp({
   // Port 0 is a new port every start: no stable identity, so runs left behind wait for their lease.
   instanceId: env.TM_INSTANCE_ID ?? (env.PORT ? `${hostname()}:${env.HOST}:${env.PORT}` : undefined),
   knowledge: knowledge?.port,
-  webSearch,
+  webSearch: webSearch?.port,
   runSettings: {
     questionTtlMs: env.TM_QUESTION_TTL_MINUTES * 60_000,
     maxQuestions: env.TM_MAX_QUESTIONS,
@@ -62,7 +62,7 @@ if (app.localToken) console.log(`[thinkingmap] local user token (also in .data/l
 const shutdown = async () => {
   await app.stop();
   await knowledge?.close();
-  await webMcp?.close();
+  await webSearch?.close();
   process.exit(0);
 };
 process.once('SIGINT', shutdown);

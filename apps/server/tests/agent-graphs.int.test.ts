@@ -19,7 +19,13 @@ describe('agentGraphs', () => {
 
   it('should return the topology of every compiled agent graph', async () => {
     const graphs = await call(client, AGENT_GRAPHS);
-    expect(graphs.map((g) => g.name).sort()).toEqual(['critic', 'process-node', 'understand-problem']);
+    expect(graphs.map((g) => g.name).sort()).toEqual([
+      'consultation',
+      'critic',
+      'divergent',
+      'process-node',
+      'understand-problem',
+    ]);
     expect(graphs).toEqual(await agentGraphTopologies());
     const critic = graphs.find((g) => g.name === 'critic')!;
     expect(critic.nodes).toContainEqual({ id: 'reviewScope', kind: 'AGENT', interrupt: false });

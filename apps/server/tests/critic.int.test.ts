@@ -1,3 +1,4 @@
+import { criticChange, criticFinding } from '@thinkingmap/agent-core/testing';
 import {
   ACCEPT_SUGGESTION,
   CRITIC_SUGGESTIONS,
@@ -5,6 +6,7 @@ import {
   EVENTS,
   MAP_HISTORY,
   NODE,
+  REDO_LAST_UNDO,
   RUN_PATH,
   SET_CONCLUSION,
   START_CRITIC,
@@ -20,16 +22,7 @@ import { createMap, createNode } from './helpers/map-builder.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const [provider] = await testProviders();
-
-const change = (command: string, node: string, extra: Record<string, string> = {}) => ({
-  command,
-  node,
-  question: null,
-  goal: null,
-  dependsOn: null,
-  ...extra,
-});
+const providers = await testProviders();
 
 /** The critic's findings, by the language of its prompt; nodes are named by the keys the prompt gave them. */
 function review(prompt: string) {
@@ -37,53 +30,48 @@ function review(prompt: string) {
     return {
       summary: '有一处重叠。',
       findings: [
-        {
-          kind: 'OVERLAP',
-          nodes: ['n1', 'n2'],
-          explanation: '两个子问题都在问成本。',
-          change: change('EDIT_QUESTION', 'n2', { question: '设备要花多少钱？' }),
-        },
-        {
-          kind: 'UNSUPPORTED',
-          nodes: ['n2'],
-          explanation: '房租的数字没有依据。',
-          change: change('REDO_CONCLUSION', 'n2'),
-        },
+        criticFinding(
+          'OVERLAP',
+          ['n1', 'n2'],
+          '两个子问题都在问成本。',
+          criticChange('EDIT_QUESTION', 'n2', { question: '设备要花多少钱？' }),
+        ),
+        criticFinding('UNSUPPORTED', ['n2'], '房租的数字没有依据。', criticChange('REDO_CONCLUSION', 'n2')),
       ],
     };
   return {
     summary: 'Demand is missing, and the rent conclusion is unsupported.',
     findings: [
-      {
-        kind: 'GAP',
-        nodes: ['n1'],
-        explanation: 'Nobody asks whether anyone will buy.',
-        change: change('ADD_SUB_QUESTION', 'n1', { question: 'Is there demand?', goal: 'size the market' }),
-      },
-      {
-        kind: 'OVERLAP',
-        nodes: ['n2', 'n3'],
-        explanation: 'Rent and lease cost ask the same.',
-        change: change('EDIT_QUESTION', 'n3', { question: 'Equipment cost?' }),
-      },
-      {
-        kind: 'UNSUPPORTED',
-        nodes: ['n2'],
-        explanation: 'The rent figure comes from nowhere.',
-        change: change('REDO_CONCLUSION', 'n2'),
-      },
-      {
-        kind: 'GAP',
-        nodes: ['n3', 'n2'],
-        explanation: 'Lease cost needs the rent first.',
-        change: change('ADD_DEPENDENCY', 'n3', { dependsOn: 'n2' }),
-      },
-      { kind: 'GAP', nodes: ['n7'], explanation: 'No such node.', change: change('ADD_SUB_QUESTION', 'n7') },
+      criticFinding(
+        'GAP',
+        ['n1'],
+        'Nobody asks whether anyone will buy.',
+        criticChange('ADD_SUB_QUESTION', 'n1', { question: 'Is there demand?', goal: 'size the market' }),
+      ),
+      criticFinding(
+        'OVERLAP',
+        ['n2', 'n3'],
+        'Rent and lease cost ask the same.',
+        criticChange('EDIT_QUESTION', 'n3', { question: 'Equipment cost?' }),
+      ),
+      criticFinding(
+        'UNSUPPORTED',
+        ['n2'],
+        'The rent figure comes from nowhere.',
+        criticChange('REDO_CONCLUSION', 'n2'),
+      ),
+      criticFinding(
+        'GAP',
+        ['n3', 'n2'],
+        'Lease cost needs the rent first.',
+        criticChange('ADD_DEPENDENCY', 'n3', { dependsOn: 'n2' }),
+      ),
+      { kind: 'GAP', nodes: ['n7'], explanation: 'No such node.', change: criticChange('ADD_SUB_QUESTION', 'n7') },
     ],
   };
 }
 
-describe('critic on request', () => {
+describe.each(providers)('critic on request on %s', (provider) => {
   let server: TestServer;
   let client: Client;
   const prompts: string[] = [];
@@ -95,7 +83,7 @@ describe('critic on request', () => {
         return review(prompt);
       },
     });
-    server = await startTestServer(provider!, { model: model.model });
+    server = await startTestServer(provider, { model: model.model });
     client = server.connect(server.alice.token).client;
   });
   afterAll(() => server.close());
@@ -107,6 +95,9 @@ describe('critic on request', () => {
     const { data } = await call(client, CRITIC_SUGGESTIONS, { mapId, status: 'OPEN' });
     return { run, suggestions: data.filter((s) => s.runId === run.id) };
   }
+
+  const reviewedOpen = async (mapId: string) =>
+    (await call(client, CRITIC_SUGGESTIONS, { mapId, status: 'OPEN' })).data;
 
   it('should post findings as suggestions, apply an accepted one through the commands, and dismiss', async () => {
     const mapId = await createMap(client, 'Open a bakery?');
@@ -153,6 +144,20 @@ describe('critic on request', () => {
     expect((await call(client, NODE, { id: root.id })).children.map((c) => c.question)).not.toContain(
       'Is there demand?',
     );
+    // The suggestion shows as undone (not accepted, not open again); a redo makes it accepted, an undo undone.
+    const statusOf = async (status: 'UNDONE' | 'ACCEPTED') =>
+      (await call(client, CRITIC_SUGGESTIONS, { mapId, status })).data.map((s) => s.id);
+    const demandId = byCommand.ADD_SUB_QUESTION!.id;
+    expect(await statusOf('UNDONE')).toEqual([demandId]);
+    expect((await reviewedOpen(mapId)).map((s) => s.id)).not.toContain(demandId);
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect(await statusOf('ACCEPTED')).toEqual([demandId]);
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(await statusOf('UNDONE')).toEqual([demandId]);
+    const resolved = (await call(client, EVENTS, { mapId, first: 1000 })).events.filter(
+      (e) => e.__typename === 'SuggestionResolved',
+    );
+    expect(resolved.length).toBe(4);
 
     // Accepting twice is a conflict.
     expect(await attempt(client, ACCEPT_SUGGESTION, { suggestionId: byCommand.ADD_SUB_QUESTION!.id })).toMatchObject({

@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { type App, buildApp } from '../src/app.ts';
 import { createUserWithToken } from '../src/auth/tokens.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
+import { fileRedisChannel } from './helpers/redis-channel.ts';
 import { call } from './helpers/test-server.ts';
 
 const providers = await testProviders();
@@ -72,6 +73,7 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
         localTokenFile: null,
         recoverRuns: false,
         redisUrl: REDIS_URL,
+        redisChannel: fileRedisChannel,
       });
       apps.push(app);
       await app.start(0);
@@ -175,6 +177,30 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     expect(changed.json().data.map!.nodes.map((n) => n.question)).toEqual(['first', 'second']);
     // The same answer on the other instance carries the same ETag (it names the map's state, not the instance).
     expect((await read(a, alice.token, mapId)).headers.etag).toBe(changed.headers.etag);
+  });
+
+  it('should give each document of a map its own ETag, the same on both instances whatever each saw first', async () => {
+    const [a, b] = apps as [App, App];
+    const mapId = await createMap(clients[0]!.client, 'Two documents');
+    await createNode(clients[0]!.client, mapId, 'only');
+    const literal = (app: App, headers: Record<string, string> = {}) =>
+      post(
+        `${app.url()}/graphql`,
+        { query: literalRead(mapId) },
+        { authorization: `Bearer ${alice.token}`, ...headers },
+      );
+    // Each instance stores the two documents in the opposite order.
+    const onA = [await read(a, alice.token, mapId), await literal(a)];
+    const onB = [await literal(b), await read(b, alice.token, mapId)];
+    expect(onA[0]!.headers.etag).not.toBe(onA[1]!.headers.etag);
+    expect(onB[1]!.headers.etag).toBe(onA[0]!.headers.etag);
+    expect(onB[0]!.headers.etag).toBe(onA[1]!.headers.etag);
+    // One document's ETag never revalidates the other's answer, on either instance.
+    const crossed = await literal(b, { 'if-none-match': String(onA[0]!.headers.etag) });
+    expect(crossed.status).toBe(200);
+    expect((JSON.parse(crossed.body.toString('utf8')) as ReadResult).data.theMap!.nodes).toHaveLength(1);
+    expect((await read(b, alice.token, mapId, { 'if-none-match': String(onA[1]!.headers.etag) })).status).toBe(200);
+    expect((await literal(a, { 'if-none-match': String(onB[0]!.headers.etag) })).status).toBe(304);
   });
 
   it("should serve a browser's read (urql accepts JSON or a stream) from stored bytes", async () => {

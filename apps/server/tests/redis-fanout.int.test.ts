@@ -8,6 +8,7 @@ import { type App, buildApp } from '../src/app.ts';
 import { createUserWithToken } from '../src/auth/tokens.ts';
 import { collectOverWebSocket } from './helpers/event-collector.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
+import { fileRedisChannel } from './helpers/redis-channel.ts';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -40,7 +41,13 @@ describe.skipIf(!reachable)('two server instances sharing PostgreSQL and Redis',
     for (let i = 0; i < 2; i++) {
       const db = await testDb.open();
       dbs.push(db);
-      const app = await buildApp({ db, redisUrl, requireToken: true, localTokenFile: null });
+      const app = await buildApp({
+        db,
+        redisUrl,
+        redisChannel: fileRedisChannel,
+        requireToken: true,
+        localTokenFile: null,
+      });
       apps.push(app);
       urls.push(`${await app.start(0)}/graphql`);
     }

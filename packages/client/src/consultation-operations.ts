@@ -115,6 +115,23 @@ export const CONSULTATION = graphql(
   [CONSULTATION_FIELDS, ERROR_FIELDS],
 );
 
+/** Changes what a message sent while a turn runs does (INTERRUPT, ENQUEUE, REJECT), from the next message on. */
+export const SET_CONSULTATION_STRATEGY = graphql(
+  `
+  mutation SetConsultationStrategy($input: SetConsultationStrategyInput!) {
+    setConsultationStrategy(input: $input) {
+      __typename
+      ... on Consultation {
+        id
+        strategy
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);
+
 /** One note's Markdown. */
 export const CONSULTATION_NOTE = graphql(
   `
@@ -193,4 +210,48 @@ export const CONSULTATIONS = graphql(
   }
 `,
   [CONSULTATION_SUMMARY_FIELDS, ERROR_FIELDS],
+);
+
+/** What a map's export carries of its consultations: their records (the newest consultation first). */
+export const MAP_CONSULTATION_RECORDS = graphql(
+  `
+  query MapConsultationRecords($mapId: ID!) {
+    consultations(mapId: $mapId) {
+      __typename
+      ... on QueryConsultationsSuccess {
+        data {
+          id
+          records {
+            id
+            kind
+            content
+            sourceMessageId
+          }
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);
+
+/** A map's notes with their Markdown (what its export carries). */
+export const MAP_NOTES = graphql(
+  `
+  query MapNotes($mapId: ID!) {
+    map(id: $mapId) {
+      __typename
+      ... on Map {
+        id
+        notes {
+          path
+          content
+        }
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
 );

@@ -1,12 +1,8 @@
 import { initGraphQLTada } from 'gql.tada';
 import type { introspection } from './graphql-env.d.ts';
 
-/**
- * Writes a typed GraphQL document: its result and variables types are read from the committed
- * contract (apps/server/schema.graphql, through `graphql-env.d.ts`), so no type is written by hand.
- * Fragments are not masked: a document's result carries its fragments' fields directly.
- */
-export const graphql = initGraphQLTada<{
+/** gql.tada's `graphql`, which parses the text at once. */
+const parseNow = initGraphQLTada<{
   introspection: introspection;
   scalars: {
     /** Serialised as an ISO 8601 string. */
@@ -16,6 +12,45 @@ export const graphql = initGraphQLTada<{
   };
   disableMasking: true;
 }>();
+
+type ParseNow = (source: string, fragments?: readonly unknown[]) => { definitions: unknown; loc?: unknown };
+
+/**
+ * A document that is parsed the first time it is read: a page imports every document of the API but sends only a
+ * few of them at start, so a page's start parses those few instead of all of them. Reads and writes of the
+ * document's parts (urql keeps its own `loc`) go to the parsed document.
+ */
+function parsedWhenRead<D extends { definitions: unknown; loc?: unknown }>(parse: () => D): D {
+  let parsed: D | undefined;
+  const document = () => {
+    parsed ??= parse();
+    return parsed;
+  };
+  return {
+    kind: 'Document',
+    get definitions() {
+      return document().definitions;
+    },
+    get loc() {
+      return document().loc;
+    },
+    set loc(value) {
+      document().loc = value;
+    },
+  } as unknown as D;
+}
+
+/**
+ * Writes a typed GraphQL document: its result and variables types are read from the committed
+ * contract (apps/server/schema.graphql, through `graphql-env.d.ts`), so no type is written by hand.
+ * Fragments are not masked: a document's result carries its fragments' fields directly. The text is parsed when
+ * the document is first used ({@link parsedWhenRead}).
+ */
+export const graphql = Object.assign(
+  ((source: string, fragments?: readonly unknown[]) =>
+    parsedWhenRead(() => (parseNow as unknown as ParseNow)(source, fragments))) as unknown as typeof parseNow,
+  { scalar: parseNow.scalar, persisted: parseNow.persisted },
+);
 
 /** The TypeScript type of one of the schema's enums (or scalars), e.g. `SchemaEnum<'NodeStatus'>`. */
 export type SchemaEnum<Name extends string> = ReturnType<typeof graphql.scalar<Name>>;

@@ -61,26 +61,36 @@ export const MAP_HISTORY = graphql(
   [ERROR_FIELDS],
 );
 
+/** The change undo, redo, undoRun or restoreMap wrote. */
+const COMPENSATION_FIELDS = graphql(`
+  fragment CompensationFields on CompensationResult {
+    mapId
+    seq
+  }
+`);
+
+/** Why undo, redo, undoRun or restoreMap refused. */
+const UNDO_REFUSAL_FIELDS = graphql(`
+  fragment UndoRefusalFields on UndoRefusedError {
+    reason
+    laterSeq
+    entityId
+  }
+`);
+
 /** Takes back the person's last change (compensating events). */
 export const UNDO_LAST_CHANGE = graphql(
   `
   mutation UndoLastChange($mapId: ID!) {
     undoLastChange(mapId: $mapId) {
       __typename
-      ... on CompensationResult {
-        mapId
-        seq
-      }
-      ... on UndoRefusedError {
-        reason
-        laterSeq
-        entityId
-      }
+      ...CompensationFields
+      ...UndoRefusalFields
       ...ErrorFields
     }
   }
 `,
-  [ERROR_FIELDS],
+  [COMPENSATION_FIELDS, UNDO_REFUSAL_FIELDS, ERROR_FIELDS],
 );
 
 /** Redoes the person's last undo. */
@@ -89,20 +99,13 @@ export const REDO_LAST_UNDO = graphql(
   mutation RedoLastUndo($mapId: ID!) {
     redoLastUndo(mapId: $mapId) {
       __typename
-      ... on CompensationResult {
-        mapId
-        seq
-      }
-      ... on UndoRefusedError {
-        reason
-        laterSeq
-        entityId
-      }
+      ...CompensationFields
+      ...UndoRefusalFields
       ...ErrorFields
     }
   }
 `,
-  [ERROR_FIELDS],
+  [COMPENSATION_FIELDS, UNDO_REFUSAL_FIELDS, ERROR_FIELDS],
 );
 
 /** Takes back everything one run created or changed. */
@@ -111,20 +114,13 @@ export const UNDO_RUN = graphql(
   mutation UndoRun($runId: ID!) {
     undoRun(runId: $runId) {
       __typename
-      ... on CompensationResult {
-        mapId
-        seq
-      }
-      ... on UndoRefusedError {
-        reason
-        laterSeq
-        entityId
-      }
+      ...CompensationFields
+      ...UndoRefusalFields
       ...ErrorFields
     }
   }
 `,
-  [ERROR_FIELDS],
+  [COMPENSATION_FIELDS, UNDO_REFUSAL_FIELDS, ERROR_FIELDS],
 );
 
 /** Restores the map as it was after event `seq`, as a new version. */
@@ -133,20 +129,13 @@ export const RESTORE_MAP = graphql(
   mutation RestoreMap($mapId: ID!, $seq: Int!) {
     restoreMap(mapId: $mapId, seq: $seq) {
       __typename
-      ... on CompensationResult {
-        mapId
-        seq
-      }
-      ... on UndoRefusedError {
-        reason
-        laterSeq
-        entityId
-      }
+      ...CompensationFields
+      ...UndoRefusalFields
       ...ErrorFields
     }
   }
 `,
-  [ERROR_FIELDS],
+  [COMPENSATION_FIELDS, UNDO_REFUSAL_FIELDS, ERROR_FIELDS],
 );
 
 /**

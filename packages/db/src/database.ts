@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
+import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
 import { createWriteQueue, type WriteQueue } from './write-queue.ts';
@@ -50,6 +51,8 @@ export interface Database {
    * when the map does not exist. Sees every committed write, like {@link Database.read}.
    */
   readonly mapVersion: (mapId: string) => Promise<MapVersion | null>;
+  /** The statements of every command's transaction: the map's row and lock, its events, its receipts. */
+  readonly mapLog: MapLog;
   /** Closes the client and its connections. */
   close(): Promise<void>;
 }
@@ -132,7 +135,36 @@ export interface OpenDatabaseOptions {
   log?: (message: string) => void;
 }
 
-function openSqlite(file: string, log: (message: string) => void): { prisma: Db; probe: MapVersionProbe } {
+interface Opened {
+  prisma: Db;
+  probe: MapVersionProbe;
+  mapLog: MapLog;
+  /** Runs a PRAGMA on the connection of the write transactions (SQLite). */
+  pragma?: (statement: string) => Promise<void>;
+}
+
+/**
+ * Prisma's better-sqlite3 adapter, with the connection it opens kept: the one its transactions run on, which
+ * the map log's prepared statements and the write queue's flush-mode switches use directly.
+ */
+function keepConnection(factory: PrismaBetterSqlite3): {
+  adapter: PrismaBetterSqlite3;
+  connection: () => Sqlite.Database | undefined;
+} {
+  let connection: Sqlite.Database | undefined;
+  const connect = factory.connect.bind(factory);
+  const adapter = Object.assign(Object.create(factory) as PrismaBetterSqlite3, {
+    connect: async () => {
+      const opened = await connect();
+      const client = (opened as unknown as { client?: unknown }).client;
+      connection = client instanceof Sqlite ? client : undefined;
+      return opened;
+    },
+  });
+  return { adapter, connection: () => connection };
+}
+
+function openSqlite(file: string, log: (message: string) => void): Opened {
   const raw = new Sqlite(file);
   try {
     raw.pragma('journal_mode = WAL');
@@ -141,16 +173,21 @@ function openSqlite(file: string, log: (message: string) => void): { prisma: Db;
   } finally {
     raw.close();
   }
-  const adapter = new PrismaBetterSqlite3({ url: file, timeout: 10_000 });
+  const { adapter, connection } = keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }));
   const prisma = new SqliteClient({ adapter });
-  return { prisma, probe: file === ':memory:' ? prismaProbe(prisma) : sqliteProbe(file) };
+  return {
+    prisma,
+    probe: file === ':memory:' ? prismaProbe(prisma) : sqliteProbe(file),
+    mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
+    pragma: async (statement) => {
+      const raw = connection();
+      if (raw) raw.exec(statement);
+      else await prisma.$executeRawUnsafe(statement);
+    },
+  };
 }
 
-async function openPostgres(
-  url: string,
-  poolSize: number,
-  log: (message: string) => void,
-): Promise<{ prisma: Db; probe: MapVersionProbe }> {
+async function openPostgres(url: string, poolSize: number, log: (message: string) => void): Promise<Opened> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -169,7 +206,11 @@ async function openPostgres(
   });
   const adapter = new PrismaPg(pool);
   // Both generated clients expose the same model API; the SQLite one is the type of record.
-  return { prisma: new PostgresClient({ adapter }) as unknown as Db, probe: postgresProbe(pool) };
+  return {
+    prisma: new PostgresClient({ adapter }) as unknown as Db,
+    probe: postgresProbe(pool),
+    mapLog: prismaMapLog('postgresql'),
+  };
 }
 
 /**
@@ -179,16 +220,17 @@ async function openPostgres(
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, probe } =
+  const { prisma, probe, mapLog, pragma } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
-  const queue = createWriteQueue(prisma, target.provider);
+  const queue = createWriteQueue(prisma, target.provider, pragma);
   return {
     provider: target.provider,
     read: prisma,
     write: queue.write,
     mapVersion: probe.read,
+    mapLog,
     async close() {
       await queue.drain();
       await prisma.$disconnect();

@@ -31,6 +31,7 @@ export {
   withRelaxedWrites,
 } from './database.ts';
 export * from './enums.ts';
+export type { EventRow, MapLog } from './map-log.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';

@@ -46,14 +46,19 @@ const retryAborted = retry(handleWhen(isRetryable), {
  * Creates the write path. SQLite allows one writer at a time; queueing writes in-process means a
  * transaction never meets another at COMMIT (the SQLITE_BUSY path that has lost acknowledged writes).
  */
-export function createWriteQueue(prisma: Db, provider: Provider): WriteQueue {
+export function createWriteQueue(
+  prisma: Db,
+  provider: Provider,
+  /** Runs a PRAGMA on the transactions' connection (default: through Prisma). */
+  pragma: (statement: string) => Promise<unknown> = (statement) => prisma.$executeRawUnsafe(statement),
+): WriteQueue {
   let tail: Promise<unknown> = Promise.resolve();
   if (provider === 'sqlite') {
     // The connection's flush mode, switched between queued transactions (no transaction is open then).
     let synchronous: WriteDurability | undefined;
     const begin = async (durability: WriteDurability) => {
       if (durability === synchronous) return;
-      await prisma.$executeRawUnsafe(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+      await pragma(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
       synchronous = durability;
     };
     return {

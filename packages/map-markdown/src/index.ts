@@ -2,7 +2,16 @@ export { escapeInline, escapeLines } from './escape-markdown.ts';
 export { escapeXml } from './escape-xml.ts';
 export { LABELS, type MarkdownLabels } from './labels.ts';
 export { mapBranch } from './map-branch.ts';
-export type { MarkdownMap, MarkdownNode, MarkdownOptions, MarkdownQuestion, MarkdownRun } from './markdown-map.ts';
+export type {
+  MarkdownConsultation,
+  MarkdownConsultationRecord,
+  MarkdownMap,
+  MarkdownNode,
+  MarkdownNote,
+  MarkdownOptions,
+  MarkdownQuestion,
+  MarkdownRun,
+} from './markdown-map.ts';
 export { MAP_JSON_FORMAT, type MapJson, type MapJsonNode, renderMapJson } from './render-map-json.ts';
 export { renderMapMarkdown } from './render-map-markdown.ts';
 export { renderMapOpml } from './render-map-opml.ts';

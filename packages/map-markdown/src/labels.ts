@@ -1,5 +1,6 @@
 import type {
   ConclusionKind,
+  ConsultationRecordKind,
   DivergentRole,
   Language,
   MapStatus,
@@ -21,6 +22,8 @@ export interface MarkdownLabels {
   waitsFor: string;
   context: string;
   conclusion: string;
+  /** Heads a divergent final output, given as the Markdown document it is. */
+  divergentDocument: string;
   /** Heads the line saying a conclusion is out of date, and why. */
   outOfDate: string;
   /** Divergent exploration: a node's role, its level and a summary's completion score. */
@@ -36,6 +39,12 @@ export interface MarkdownLabels {
   nodeStatus: Record<NodeStatus, string>;
   runStatus: Record<RunStatus, string>;
   conclusionKind: Record<ConclusionKind, string>;
+  /** The consultations' records (numbered when there are several) and the map's notes. */
+  consultationRecords: string;
+  consultation: string;
+  noRecords: string;
+  recordKind: Record<ConsultationRecordKind, string>;
+  notes: string;
 }
 
 /**
@@ -55,6 +64,7 @@ export const LABELS: Record<Language, MarkdownLabels> = {
     waitsFor: 'Waits for',
     context: 'Context',
     conclusion: 'Conclusion',
+    divergentDocument: 'Document (Markdown, as written)',
     outOfDate: 'Conclusion out of date',
     divergentRole: { SUMMARY: 'Divergent summary', TASK: 'Divergent task', FINAL: 'Divergent final output' },
     level: 'level',
@@ -91,6 +101,11 @@ export const LABELS: Record<Language, MarkdownLabels> = {
       CANCELLED: 'cancelled',
     },
     conclusionKind: { ANALYTICAL: 'Analytical', CREATIVE: 'Creative', DECISION: 'Decision', LEARNING: 'Learning' },
+    consultationRecords: 'Consultation records',
+    consultation: 'Consultation',
+    noRecords: 'No records yet.',
+    recordKind: { FACT: 'Fact', REQUIREMENT: 'Requirement', DECISION: 'Decision', OPEN_QUESTION: 'Open question' },
+    notes: 'Notes',
   },
   zh: {
     map: '思考地图',
@@ -104,6 +119,7 @@ export const LABELS: Record<Language, MarkdownLabels> = {
     waitsFor: '依赖',
     context: '背景资料',
     conclusion: '结论',
+    divergentDocument: '文档（Markdown 原文）',
     outOfDate: '结论已过时',
     divergentRole: { SUMMARY: '发散总结', TASK: '发散任务', FINAL: '发散最终输出' },
     level: '层级',
@@ -140,5 +156,10 @@ export const LABELS: Record<Language, MarkdownLabels> = {
       CANCELLED: '已取消',
     },
     conclusionKind: { ANALYTICAL: '分析型', CREATIVE: '创意型', DECISION: '决策型', LEARNING: '学习型' },
+    consultationRecords: '咨询记录',
+    consultation: '咨询',
+    noRecords: '还没有记录。',
+    recordKind: { FACT: '事实', REQUIREMENT: '需求', DECISION: '决定', OPEN_QUESTION: '待解决的问题' },
+    notes: '笔记',
   },
 };

@@ -1,5 +1,6 @@
 import type {
   ConclusionKind,
+  ConsultationRecordKind,
   DivergentRole,
   Language,
   MapStatus,
@@ -50,6 +51,27 @@ export interface MarkdownRun {
   status: RunStatus;
 }
 
+/** A record a consultation's planner wrote (and the person may have edited). */
+export interface MarkdownConsultationRecord {
+  id: string;
+  kind: ConsultationRecordKind;
+  content: string;
+  /** The person's message it came from. */
+  sourceMessageId?: string | null;
+}
+
+/** A consultation on the map, with its records, oldest first. */
+export interface MarkdownConsultation {
+  id: string;
+  records: readonly MarkdownConsultationRecord[];
+}
+
+/** A Markdown note of the map's consultations: its path in the map's notes folder and its text. */
+export interface MarkdownNote {
+  path: string;
+  content: string;
+}
+
 /** A whole map as the renderer takes it. Nodes may come in any order; they are rendered in tree order. */
 export interface MarkdownMap {
   id: string;
@@ -63,6 +85,9 @@ export interface MarkdownMap {
   nodes: readonly MarkdownNode[];
   pendingQuestions?: readonly MarkdownQuestion[];
   runs?: readonly MarkdownRun[];
+  /** The map's consultations (oldest first) and notes (by path): they go with the map's exports. */
+  consultations?: readonly MarkdownConsultation[];
+  notes?: readonly MarkdownNote[];
 }
 
 /** How to render. */

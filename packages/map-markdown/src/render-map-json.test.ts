@@ -54,4 +54,19 @@ describe('renderMapJson', () => {
     expect(json.map.title).toBe('First');
     expect(shape(json.tree)).toEqual([['First', [['Grandchild', []]]]]);
   });
+
+  it('should carry the consultations’ records and the notes with their Markdown, and leave them out of a branch', () => {
+    const withNotes: MarkdownMap = {
+      ...map,
+      consultations: [{ id: 'k1', records: [{ id: 'r1', kind: 'FACT', content: 'rent 3k', sourceMessageId: 'm9' }] }],
+      notes: [{ path: 'plans/first.md', content: '# First\n\n- a `tick`\n' }],
+    };
+    const json = JSON.parse(renderMapJson(withNotes)) as MapJson;
+    expect(json.consultations).toEqual([
+      { id: 'k1', records: [{ id: 'r1', kind: 'FACT', content: 'rent 3k', sourceMessageId: 'm9' }] },
+    ]);
+    expect(json.notes).toEqual([{ path: 'plans/first.md', content: '# First\n\n- a `tick`\n' }]);
+    const branch = JSON.parse(renderMapJson(mapBranch(withNotes, 'c1')!)) as MapJson;
+    expect([branch.consultations, branch.notes]).toEqual([[], []]);
+  });
 });

@@ -1,5 +1,5 @@
 import { byPosition, childrenByParent } from '@thinkingmap/map-graph';
-import type { MarkdownMap, MarkdownNode } from './markdown-map.ts';
+import type { MarkdownConsultationRecord, MarkdownMap, MarkdownNode, MarkdownNote } from './markdown-map.ts';
 
 /** The format name and version a JSON export carries, so a reader can tell what it holds. */
 export const MAP_JSON_FORMAT = { format: 'thinkingmap', version: 1 } as const;
@@ -25,12 +25,15 @@ export interface MapJson {
   version: typeof MAP_JSON_FORMAT.version;
   map: { id: string; title: string; problem: string; goal: string; constraints: string[]; language: string };
   tree: MapJsonNode[];
+  /** The map's consultations with their records (oldest first), and its notes with their Markdown (by path). */
+  consultations: { id: string; records: Required<MarkdownConsultationRecord>[] }[];
+  notes: MarkdownNote[];
 }
 
 /**
  * A map as a JSON document for other tools: its fields and the tree of nodes, nested in the order the map is
  * read (siblings by position, as the Markdown and OPML renderings order them), with ids so dependencies can
- * refer to nodes. Pretty-printed, ending with a newline.
+ * refer to nodes; then its consultations' records and its notes (path and Markdown). Pretty-printed, ending with a newline.
  */
 export function renderMapJson(map: MarkdownMap): string {
   const children = childrenByParent(map.nodes, byPosition);
@@ -68,6 +71,16 @@ export function renderMapJson(map: MarkdownMap): string {
       language: map.language,
     },
     tree: build(children.get(null) ?? []),
+    consultations: (map.consultations ?? []).map((consultation) => ({
+      id: consultation.id,
+      records: consultation.records.map(({ id, kind, content, sourceMessageId }) => ({
+        id,
+        kind,
+        content,
+        sourceMessageId: sourceMessageId ?? null,
+      })),
+    })),
+    notes: (map.notes ?? []).map(({ path, content }) => ({ path, content })),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -221,4 +221,45 @@ describe('renderMapMarkdown', () => {
     ])
       expect(text).toContain(written);
   });
+
+  it('should carry the consultations’ records and the notes, each note’s Markdown fenced as it was written', () => {
+    const note = '# Tea shop\n\n## Platforms\n\n- Etsy\n\n```js\nconst price = 12;\n```\n';
+    const map = aMap({
+      consultations: [
+        {
+          id: 'c1',
+          records: [
+            { id: 'r1', kind: 'REQUIREMENT', content: 'sell tea online' },
+            { id: 'r2', kind: 'OPEN_QUESTION', content: '## which platform? <b>' },
+          ],
+        },
+        { id: 'c2', records: [] },
+      ],
+      notes: [{ path: 'shop/overview.md', content: note }],
+    });
+    const markdown = renderMapMarkdown(map, { ids: false });
+    expect(markdown).toContain('## Consultation records\n\n### Consultation 1\n\n- **Requirement:** sell tea online');
+    expect(markdown).toContain('### Consultation 2\n\n_No records yet._');
+    // The note is kept word for word inside a fence longer than its own code fence.
+    expect(markdown).toContain(`## Notes\n\n### shop/overview.md\n\n\`\`\`\`markdown\n${note}\`\`\`\``);
+    const code = allTokens(markdown).filter((t): t is Tokens.Code => t.type === 'code');
+    expect(code.map((t) => [t.lang, t.text])).toEqual([['markdown', note.slice(0, -1)]]);
+    // Neither a record nor a note adds a heading of the map's own.
+    expect(headings(markdown).slice(-5)).toEqual([
+      '## Consultation records',
+      '### Consultation 1',
+      '### Consultation 2',
+      '## Notes',
+      '### shop/overview.md',
+    ]);
+    const zh = renderMapMarkdown({ ...map, language: 'zh', consultations: map.consultations?.slice(0, 1) });
+    expect(zh).toContain('## 咨询记录\n\n### 咨询 (`c1`)\n\n- **需求:** sell tea online');
+    expect(zh).toContain('## 笔记');
+  });
+
+  it('should leave consultations and notes out of a map that has none, and out of a branch', () => {
+    const markdown = renderMapMarkdown(cafe);
+    expect(markdown).not.toContain('Consultation records');
+    expect(markdown).not.toContain('## Notes');
+  });
 });

@@ -20,6 +20,18 @@ function quote(text: string, indent: string): string[] {
   return escapeLines(text).map((line) => (line ? `${indent}> ${line}` : `${indent}>`));
 }
 
+/**
+ * A Markdown document kept exactly as written (a divergent final output: its headings, lists and code with
+ * their indentation), as a fenced `markdown` block under a list item at `indent`. The fence is longer than
+ * any run of backticks in the text, so nothing in it can close the block and forge the map's structure.
+ */
+function fenced(text: string, indent: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const body = text.replace(/\s+$/, '').split(/\r?\n/);
+  return [`${indent}${fence}markdown`, ...body.map((line) => (line ? `${indent}${line}` : '')), `${indent}${fence}`];
+}
+
 function renderNode(
   node: MarkdownNode,
   depth: number,
@@ -50,7 +62,9 @@ function renderNode(
     lines.push(`${inner}- ${labels.context}${item.title ? ` (${escapeInline(item.title)})` : ''}:`);
     lines.push(...quote(item.content, `${inner}  `));
   }
-  if (node.conclusion) {
+  if (node.conclusion && node.divergentRole === 'FINAL') {
+    lines.push(`${inner}- ${labels.divergentDocument}:`, ...fenced(node.conclusion, `${inner}  `));
+  } else if (node.conclusion) {
     const kind = node.conclusionKind ? ` (${labels.conclusionKind[node.conclusionKind]})` : '';
     lines.push(`${inner}- ${labels.conclusion}${kind}:`, ...quote(node.conclusion, `${inner}  `));
   }
@@ -61,10 +75,51 @@ function renderNode(
   return lines;
 }
 
+/** A fence longer than any run of backticks in `text`, so the text inside can never close it. */
+function fenceFor(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/** The consultations' records by consultation, then each note by path with its Markdown kept as written. */
+function renderConsultations(map: MarkdownMap, labels: MarkdownLabels, ids: boolean): string[] {
+  const out: string[] = [];
+  const consultations = map.consultations ?? [];
+  if (consultations.length) {
+    out.push('', `## ${labels.consultationRecords}`);
+    for (const [index, consultation] of consultations.entries()) {
+      const number = consultations.length > 1 ? ` ${index + 1}` : '';
+      const id = ids ? ` (\`${consultation.id}\`)` : '';
+      out.push('', `### ${labels.consultation}${number}${id}`, '');
+      if (!consultation.records.length) out.push(`_${labels.noRecords}_`);
+      for (const record of consultation.records)
+        out.push(`- **${labels.recordKind[record.kind]}:** ${escapeInline(record.content)}`);
+    }
+  }
+  if (map.notes?.length) {
+    out.push('', `## ${labels.notes}`);
+    for (const note of map.notes) {
+      // The note's own Markdown, fenced: its headings and lists stay its own, never the map's sections (its
+      // final line break is the fence's).
+      const fence = fenceFor(note.content);
+      out.push(
+        '',
+        `### ${escapeInline(note.path)}`,
+        '',
+        `${fence}markdown`,
+        ...note.content.replace(/\r?\n$/, '').split(/\r?\n/),
+        fence,
+      );
+    }
+  }
+  return out;
+}
+
 /**
  * Renders a map as Markdown for people and language models, in the map's language: the problem, goal and
  * constraints, the tree of questions (depth-first, siblings by position) with statuses, dependencies,
- * context and conclusions (saying when one is out of date, and why), then what the agents wait for and which agents are at work. Everything a person or
+ * context and conclusions (saying when one is out of date, and why), then what the agents wait for and which agents are at work,
+ * then the consultations' records and the notes (each note's Markdown in a fence, with its path). Everything a person or
  * an agent wrote is escaped, so no text can forge a heading, a section or a list item.
  *
  * The one renderer: the MCP `get_map` tool and `thinkingmap://maps/{id}` resource (with ids), and the web
@@ -103,5 +158,6 @@ export function renderMapMarkdown(map: MarkdownMap, options: MarkdownOptions = {
       out.push(`- ${run.agent}${where}: ${labels.runStatus[run.status]}${runId}`);
     }
   }
+  out.push(...renderConsultations(map, labels, ids));
   return `${out.join('\n')}\n`;
 }

@@ -15,6 +15,10 @@ const current = (node: { status: string; staleReason: string | null }) =>
  * Both also wait for the node's dependencies to be concluded and current. Candidates are the nodes the events
  * touch: the parent and the dependents of a node just concluded, and every node just marked stale. Each comes
  * with what set it off (recorded as a decision of its run).
+ *
+ * A divergent session's nodes (summaries, tasks, final output) are its own: the session writes their
+ * conclusions, so they never start a conclusion — neither theirs nor, by concluding, their parent's or their
+ * dependents' (a divergent session asks the person only for its level reviews).
  */
 export async function conclusionsToStart(
   read: Database['read'],
@@ -23,6 +27,7 @@ export async function conclusionsToStart(
   const candidates = new Set<string>();
   const concluded: string[] = [];
   for (const event of events) {
+    if ((event.type === 'NodeStale' || event.type === 'NodeConcluded') && event.payload.node.divergentRole) continue;
     if (event.type === 'NodeStale') candidates.add(event.payload.node.id);
     if (event.type !== 'NodeConcluded') continue;
     if (event.payload.node.parentId) candidates.add(event.payload.node.parentId);
@@ -42,11 +47,13 @@ export async function conclusionsToStart(
       id: true,
       status: true,
       staleReason: true,
+      divergentRole: true,
       children: { select: { status: true, staleReason: true } },
       dependencies: { select: { dependsOn: { select: { status: true, staleReason: true } } } },
     },
   });
   return nodes
+    .filter((node) => node.divergentRole === null)
     .filter((node) => node.staleReason !== null || (node.status !== 'COMPLETED' && node.children.length > 0))
     .filter((node) => node.children.every(current) && node.dependencies.every((d) => current(d.dependsOn)))
     .map((node) => ({ nodeId: node.id, trigger: node.staleReason === null ? 'BOTTOM_UP' : 'REDRAFT' }));

@@ -99,11 +99,11 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
    * Reads a node with everything around it. A run reads the same neighbourhood several times between its
    * writes (collecting context, checking dependencies); every change to a map moves its `lastSeq` (all of
    * them go through `mutateMap`), so a neighbourhood read at the map's current `lastSeq` is served again
-   * for the price of reading that one number.
+   * for the price of reading that one number (through the lean map-version probe, not the ORM).
    */
   async readNode(nodeId: string): Promise<NodeNeighbourhood> {
     const { mapId } = this.deps;
-    const seq = (await this.read.map.findUnique({ where: { id: mapId }, select: { lastSeq: true } }))?.lastSeq;
+    const seq = (await this.deps.db.mapVersion(mapId))?.lastSeq;
     const cached = this.#neighbourhoods.get(nodeId);
     if (cached && cached.seq === seq) return cached.hood;
     const hood = await this.#readNeighbourhood(nodeId);

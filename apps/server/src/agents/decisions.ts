@@ -39,10 +39,12 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export async function recordDecision(tx: Tx, emit: Emit, mapId: string, input: DecisionRecord): Promise<void> {
   const { runId, key, nodeId } = input;
-  const existing = await tx.decision.findUnique({ where: { runId_key: { runId, key } }, select: { id: true } });
-  if (existing) return;
-  const run = await tx.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
-  if (run?.mapId !== mapId) return;
+  // The run with its decision under this key, if any, in one read.
+  const run = await tx.agentRun.findUnique({
+    where: { id: runId },
+    select: { mapId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
+  });
+  if (run?.mapId !== mapId || run.decisions.length) return;
   if (nodeId) {
     const node = await tx.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
     if (node?.mapId !== mapId) return;

@@ -100,6 +100,8 @@ export class RunEngine {
   readonly #active = new Map<string, AbortController>();
   readonly #chains = new Map<string, Promise<void>>();
   readonly #checkpoints: PrismaCheckpointStore;
+  /** The same store, its writes relaxed (the run's own checkpoints as it goes). */
+  readonly #runCheckpoints: PrismaCheckpointStore;
   readonly #ledgers: MapTokenLedgers;
   readonly #runDb: Database;
   readonly #taskSignals = new TaskSignals();
@@ -110,6 +112,7 @@ export class RunEngine {
     this.#checkpoints = new PrismaCheckpointStore(deps.db);
     this.#ledgers = new MapTokenLedgers(deps.db, { waitMs: deps.settings.budgetWaitMs });
     this.#runDb = withRelaxedWrites(deps.db);
+    this.#runCheckpoints = new PrismaCheckpointStore(this.#runDb);
     this.owner = deps.owner ?? { instanceId: crypto.randomUUID(), bootId: crypto.randomUUID() };
   }
 
@@ -229,9 +232,11 @@ export class RunEngine {
     const checkpoints = new DriveCheckpointStore(this.#checkpoints, { fresh });
     const checkpointer = new PortCheckpointSaver(checkpoints);
     // A divergent session is long: it checkpoints every super-step straight to the database (each finished
-    // parallel task is a stored write), so a process that dies mid-level resumes without redoing them.
+    // parallel task is a stored write), so a process that dies mid-level resumes without redoing them. Those
+    // writes are the run's, relaxed like its others: a killed process loses none of them, and a commit does not
+    // wait for the disk (a synchronous flush per finished task held up every other task's model call).
     const writeThrough = run.agent === AgentGraph.DIVERGENT;
-    const durable = new PortCheckpointSaver(this.#checkpoints);
+    const durable = new PortCheckpointSaver(this.#runCheckpoints);
     const graph =
       run.agent === AgentGraph.UNDERSTAND_PROBLEM
         ? createUnderstandProblemGraph(agentDeps, { checkpointer })

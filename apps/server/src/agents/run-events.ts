@@ -11,10 +11,9 @@ const TOKEN_FLUSH_MS = 120;
  * the run's new status, so they are not written here.
  */
 export class RunEvents implements EventPort {
-  #pending = '';
+  /** Text streamed and not sent yet, by node: a divergent level's tasks stream at once, each to its own node. */
+  readonly #pending = new Map<string | null, { runId: string; text: string }>();
   #timer: NodeJS.Timeout | undefined;
-  #nodeId: string | null = null;
-  #runId = '';
 
   constructor(private readonly outbox: RunOutbox) {}
 
@@ -47,9 +46,10 @@ export class RunEvents implements EventPort {
   questionAsked(_run: RunRef, _question: AgentQuestion): void {}
 
   tokensStreamed(run: RunRef, text: string): void {
-    this.#runId = run.runId;
-    this.#nodeId = run.nodeId ?? null;
-    this.#pending += text;
+    const nodeId = run.nodeId ?? null;
+    const pending = this.#pending.get(nodeId);
+    if (pending) pending.text += text;
+    else this.#pending.set(nodeId, { runId: run.runId, text });
     this.#timer ??= setTimeout(() => this.flushTokens(), TOKEN_FLUSH_MS);
   }
 
@@ -66,13 +66,16 @@ export class RunEvents implements EventPort {
     this.flushTokens();
   }
 
-  /** Sends the streamed text gathered so far as one AgentTokens event. */
+  /** Sends the streamed text gathered so far as one AgentTokens event per node. */
   flushTokens(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (!this.#pending) return;
-    const text = this.#pending;
-    this.#pending = '';
-    this.outbox.push([{ type: 'AgentTokens', payload: { runId: this.#runId, nodeId: this.#nodeId, text } }]);
+    if (this.#pending.size === 0) return;
+    const events = [...this.#pending].map(([nodeId, { runId, text }]) => ({
+      type: 'AgentTokens' as const,
+      payload: { runId, nodeId, text },
+    }));
+    this.#pending.clear();
+    this.outbox.push(events);
   }
 }

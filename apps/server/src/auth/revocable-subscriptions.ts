@@ -1,17 +1,21 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Access } from './access.ts';
-import type { TokenRevocations } from './token-revocations.ts';
+import type { TokenEnd, TokenRevocations } from './token-revocations.ts';
 
 type Result = Record<string, unknown>;
 
-/** The last message a subscription sends when its token was revoked or ran out. */
-export const TOKEN_ENDED = 'the token of this subscription was revoked or expired';
+/** The last message a subscription sends when its token was revoked or ran out (`extensions.reason` says which). */
+export const TOKEN_ENDED: Record<TokenEnd, string> = {
+  REVOKED: 'the token of this subscription was revoked',
+  EXPIRED: 'the token of this subscription expired',
+};
 
 /**
  * Wraps a subscription's results so that it ends when its token is revoked (on any instance) or expires: the
- * client receives one error naming why, then the stream completes. Written as an iterator object rather than an
- * async generator so that `return()` reaches the source at once even while it waits for its next event.
+ * client receives one error (`UNAUTHENTICATED`, with `reason` `REVOKED` or `EXPIRED`), then the stream completes.
+ * Written as an iterator object rather than an async generator so that `return()` reaches the source at once even
+ * while it waits for its next event. The connection carrying it is closed only once that error was taken.
  */
 export function endWhenTokenEnds(
   source: AsyncIterable<Result>,
@@ -19,39 +23,47 @@ export function endWhenTokenEnds(
   revocations: TokenRevocations,
 ): AsyncIterableIterator<Result> {
   const iterator = source[Symbol.asyncIterator]();
-  let ended: (() => void) | undefined;
-  const ending = new Promise<'ended'>((resolve) => {
-    ended = () => resolve('ended');
+  let ended: ((why: TokenEnd) => void) | undefined;
+  const ending = new Promise<TokenEnd>((resolve) => {
+    ended = resolve;
   });
-  const untrack = access.tokenId ? revocations.track(access.tokenId, () => ended?.()) : () => {};
-  const untilExpiry = access.expiresAt ? access.expiresAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
-  const timer = untilExpiry < 2 ** 31 ? setTimeout(() => ended?.(), Math.max(0, untilExpiry)) : undefined;
-  timer?.unref();
+  let taken: (() => void) | undefined;
+  const lastTaken = new Promise<void>((resolve) => {
+    taken = resolve;
+  });
+  const untrack = revocations.track(access, (why) => {
+    ended?.(why);
+    return lastTaken;
+  });
   let done = false;
   const finish = async (): Promise<IteratorResult<Result>> => {
     if (!done) {
       done = true;
       untrack();
-      clearTimeout(timer);
       await iterator.return?.();
     }
     return { value: undefined, done: true };
   };
+  const close = async (): Promise<IteratorResult<Result>> => {
+    const result = await finish();
+    taken?.();
+    return result;
+  };
   return {
     async next() {
-      if (done) return { value: undefined, done: true };
+      if (done) return close();
       const next = await Promise.race([iterator.next(), ending]);
-      if (next === 'ended') {
+      if (typeof next === 'string') {
         await finish();
-        const error = new GraphQLError(TOKEN_ENDED, { extensions: { code: 'UNAUTHENTICATED' } });
+        const error = new GraphQLError(TOKEN_ENDED[next], { extensions: { code: 'UNAUTHENTICATED', reason: next } });
         return { value: { errors: [error] }, done: false };
       }
-      if (next.done) await finish();
+      if (next.done) await close();
       return next;
     },
-    return: finish,
+    return: close,
     async throw(error) {
-      await finish();
+      await close();
       throw error;
     },
     [Symbol.asyncIterator]() {
@@ -68,7 +80,7 @@ export function useRevocableSubscriptions(revocations: TokenRevocations): Plugin
   return {
     onSubscribe({ args }) {
       const access = (args.contextValue as { access?: Access }).access;
-      if (!access?.tokenId && !access?.expiresAt) return;
+      if (!access?.tokenId) return;
       return {
         onSubscribeResult({ result, setResult }) {
           if (Symbol.asyncIterator in result) {

@@ -1,21 +1,35 @@
 import type { EventBus } from '../events/event-bus.ts';
+import type { Access } from './access.ts';
 import type { TokenResolver } from './tokens.ts';
 
+/** Why what was open with a token ends. */
+export type TokenEnd = 'REVOKED' | 'EXPIRED';
+
+/** How long a connection waits for its subscriptions to deliver their last message before it is closed anyway. */
+const DELIVERY_BOUND_MS = 2_000;
+
+type Closer = { close: (why: TokenEnd) => void | Promise<void>; last: boolean };
+type Open = { closers: Set<Closer>; timer?: NodeJS.Timeout };
+
 /**
- * Makes a revocation take effect at once on every instance: it is sent over the bus (Redis when scaled out); each
- * instance drops the token from its cache and closes what it has open for it (WebSockets, SSE subscriptions).
- * When Redis reconnects, a revocation may have been missed, so the whole token cache is dropped.
+ * Ends what is open with a token when the token is revoked (on any instance) or expires. A revocation is sent over
+ * the bus (Redis when scaled out); each instance drops the token from its cache and ends what it has open for it:
+ * subscriptions first (each sends its last, typed error), then the connections that carry them (WebSockets). When
+ * Redis reconnects, a revocation may have been missed, so the whole token cache is dropped.
  */
 export class TokenRevocations {
-  readonly #open = new Map<string, Set<() => void>>();
+  readonly #open = new Map<string, Open>();
 
   constructor(
     private readonly bus: EventBus,
-    private readonly tokens: Pick<TokenResolver, 'forget' | 'clear'>,
+    tokens: Pick<TokenResolver, 'forget' | 'clear'>,
   ) {
     bus.onSignal(
       (signal) => {
-        if (signal.type === 'token-revoked') this.#revoked(signal.tokenId);
+        if (signal.type === 'token-revoked') {
+          tokens.forget(signal.tokenId);
+          void this.#end(signal.tokenId, 'REVOKED');
+        }
       },
       () => tokens.clear(),
     );
@@ -26,29 +40,58 @@ export class TokenRevocations {
     this.bus.signal({ type: 'token-revoked', tokenId });
   }
 
-  /** Calls `close` if the token is revoked while the connection is open; returns the stop. */
-  track(tokenId: string, close: () => void): () => void {
-    let set = this.#open.get(tokenId);
-    if (!set) {
-      set = new Set();
-      this.#open.set(tokenId, set);
+  /**
+   * Calls `close` when the access's token is revoked or expires while the thing is open; returns the stop. A
+   * `last` closer (a connection) runs once the others (its subscriptions) have delivered what `close` returned.
+   */
+  track(
+    access: Pick<Access, 'tokenId' | 'expiresAt'>,
+    close: (why: TokenEnd) => void | Promise<void>,
+    { last = false } = {},
+  ): () => void {
+    const { tokenId, expiresAt } = access;
+    if (!tokenId) return () => {};
+    let open = this.#open.get(tokenId);
+    if (!open) {
+      open = { closers: new Set() };
+      this.#open.set(tokenId, open);
+      const untilExpiry = expiresAt ? expiresAt.getTime() - Date.now() : Number.POSITIVE_INFINITY;
+      if (untilExpiry < 2 ** 31) {
+        open.timer = setTimeout(() => void this.#end(tokenId, 'EXPIRED'), Math.max(0, untilExpiry));
+        open.timer.unref();
+      }
     }
-    set.add(close);
+    const closer: Closer = { close, last };
+    open.closers.add(closer);
+    const tracked = open;
     return () => {
-      set.delete(close);
-      if (set.size === 0 && this.#open.get(tokenId) === set) this.#open.delete(tokenId);
+      tracked.closers.delete(closer);
+      if (tracked.closers.size === 0 && this.#open.get(tokenId) === tracked) {
+        clearTimeout(tracked.timer);
+        this.#open.delete(tokenId);
+      }
     };
   }
 
-  /** Connections open per token, for tests that wait until one is tracked. */
+  /** Things open per token, for tests that wait until one is tracked. */
   openCount(tokenId: string): number {
-    return this.#open.get(tokenId)?.size ?? 0;
+    return this.#open.get(tokenId)?.closers.size ?? 0;
   }
 
-  #revoked(tokenId: string): void {
-    this.tokens.forget(tokenId);
-    const set = this.#open.get(tokenId);
+  async #end(tokenId: string, why: TokenEnd): Promise<void> {
+    const open = this.#open.get(tokenId);
+    if (!open) return;
     this.#open.delete(tokenId);
-    for (const close of set ?? []) close();
+    clearTimeout(open.timer);
+    const closers = [...open.closers];
+    let bound: NodeJS.Timeout | undefined;
+    const bounded = new Promise<void>((resolve) => {
+      bound = setTimeout(resolve, DELIVERY_BOUND_MS);
+      bound.unref();
+    });
+    const delivered = closers.filter((c) => !c.last).map((c) => c.close(why));
+    await Promise.race([Promise.all(delivered), bounded]);
+    clearTimeout(bound);
+    for (const closer of closers) if (closer.last) await closer.close(why);
   }
 }

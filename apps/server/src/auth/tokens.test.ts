@@ -1,6 +1,14 @@
+import type { Database } from '@thinkingmap/db';
 import { testProviders, useTestDatabase } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
-import { createTokenResolver, createUserWithToken, hashToken, issueToken, newToken } from './tokens.ts';
+import {
+  createTokenResolver,
+  createTokenUseRecorder,
+  createUserWithToken,
+  hashToken,
+  issueToken,
+  newToken,
+} from './tokens.ts';
 
 const providers = await testProviders();
 
@@ -20,12 +28,15 @@ describe.each(providers)('token resolver on %s', (provider) => {
   it('should answer from its cache until the time to live passes, then ask the database again', async () => {
     const { db } = database;
     const { user, token } = await createUserWithToken(db, 'grace');
-    const tokens = createTokenResolver(db.read, { ttlMs: 200 });
+    let now = 1_000; // lru-cache treats a start time of 0 as none
+    const tokens = createTokenResolver(db.read, { ttlMs: 200, clock: { now: () => now } });
     expect((await tokens.resolve(token))?.viewer.id).toBe(user.id);
     await remove(token);
     // Still cached: a row deleted behind the server's back keeps working for at most the time to live.
+    now = 1_199;
     expect((await tokens.resolve(token))?.viewer.id).toBe(user.id);
-    await expect.poll(() => tokens.resolve(token), { timeout: 5_000 }).toBeNull();
+    now = 1_201;
+    expect(await tokens.resolve(token)).toBeNull();
   });
 
   it('should refuse a revoked token at once once it is forgotten, without waiting for the time to live', async () => {
@@ -74,5 +85,45 @@ describe.each(providers)('token resolver on %s', (provider) => {
     expect((await tokens.resolve(second.token))?.viewer.id).toBe(second.user.id);
     await remove(first.token);
     expect(await tokens.resolve(first.token)).toBeNull();
+  });
+
+  it('should write when a token was last used, at most once a minute per token, on all instances together', async () => {
+    const { db } = database;
+    const { user } = await createUserWithToken(db, 'hedy');
+    const { token, row } = await issueToken(db, user.id);
+    const lastUsedAt = async () => (await db.read.apiToken.findUniqueOrThrow({ where: { id: row.id } })).lastUsedAt;
+    const failed: unknown[] = [];
+    let writes = 0;
+    const counted: Pick<Database, 'write'> = {
+      write: (work) => {
+        writes++;
+        return db.write(work);
+      },
+    };
+    const record = createTokenUseRecorder(counted, (error) => failed.push(error));
+    const tokens = createTokenResolver(db.read, { onUse: record });
+    expect(await lastUsedAt()).toBeNull();
+    const first = new Date();
+    await tokens.resolve(token, first);
+    for (let i = 0; i < 5; i++) tokens.peek(token, new Date(first.getTime() + i));
+    await tokens.resolve(token, new Date(first.getTime() + 10));
+    await expect.poll(lastUsedAt).toEqual(first);
+    // One write for seven lookups: the rest were answered from memory, the read path never waits for it.
+    expect(writes).toBe(1);
+    expect(record(row.id, new Date(first.getTime() + 30_000))).toBeUndefined();
+    // Another instance within the minute writes nothing; after it, it writes the new time.
+    const other = createTokenUseRecorder(db, (error) => failed.push(error));
+    await other(row.id, new Date(first.getTime() + 59_000));
+    expect(await lastUsedAt()).toEqual(first);
+    const later = new Date(first.getTime() + 61_000);
+    await createTokenUseRecorder(db, (error) => failed.push(error))(row.id, later);
+    expect(await lastUsedAt()).toEqual(later);
+    // A refused token is not recorded.
+    await db.write((tx) => tx.apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } }));
+    const afterRevocation = createTokenUseRecorder(counted, (error) => failed.push(error));
+    const writesBefore = writes;
+    expect(await createTokenResolver(db.read, { onUse: afterRevocation }).resolve(token)).toBeNull();
+    expect(writes).toBe(writesBefore);
+    expect(failed).toEqual([]);
   });
 });

@@ -76,6 +76,10 @@ export interface TokenCacheOptions {
   ttlMs?: number;
   /** Tokens remembered at most; the least recently used go first (10,000). */
   maxTokens?: number;
+  /** The clock the time to live is measured on, in milliseconds (`performance`); tests pass their own. */
+  clock?: { now(): number };
+  /** Called with each granted token's id on every lookup (see {@link createTokenUseRecorder}). */
+  onUse?: (tokenId: string, now: Date) => unknown;
 }
 
 /** Finds what a token grants; see {@link createTokenResolver}. */
@@ -104,24 +108,66 @@ export function createTokenResolver(db: ReadDb, options: TokenCacheOptions = {})
   const cache = new LRUCache<string, CachedToken>({
     max: options.maxTokens ?? 10_000,
     ttl: options.ttlMs ?? 30_000,
+    ...(options.clock && { perf: options.clock, ttlResolution: 0 }),
     fetchMethod: async (hash) => ({
       row: await db.apiToken.findUnique({ where: { tokenHash: hash }, include: { user: true } }),
     }),
   });
+  // A busy client sends the same token on every request: its hash is remembered (bounded like the rows), so a
+  // request costs a lookup, not a sha256. Revocation and expiry act on the rows, so this changes no answer.
+  const hashes = new LRUCache<string, string>({ max: options.maxTokens ?? 10_000 });
+  const hashOf = (token: string) => {
+    let hashed = hashes.get(token);
+    if (hashed === undefined) {
+      hashed = hashToken(token);
+      hashes.set(token, hashed);
+    }
+    return hashed;
+  };
   const accessOf = (cached: CachedToken | undefined, now: Date): Access | null => {
     const row = cached?.row;
     if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) return null;
+    options.onUse?.(row.id, now);
     return { viewer: row.user, tokenId: row.id, scope: row.scope, expiresAt: row.expiresAt };
   };
   return {
-    resolve: async (token, now = new Date()) => accessOf(await cache.fetch(hashToken(token)), now),
+    resolve: async (token, now = new Date()) => accessOf(await cache.fetch(hashOf(token)), now),
     peek(token, now = new Date()) {
-      const cached = cache.get(hashToken(token));
+      const cached = cache.get(hashOf(token));
       return cached === undefined ? undefined : accessOf(cached, now);
     },
     forget(tokenId) {
       for (const [hash, value] of cache.entries()) if (value.row?.id === tokenId) cache.delete(hash);
     },
     clear: () => cache.clear(),
+  };
+}
+
+/** How often a token's `lastUsedAt` is written at most (a minute). */
+export const TOKEN_USE_INTERVAL_MS = 60_000;
+
+/**
+ * Records when tokens are used (`ApiToken.lastUsedAt`) at most once per `intervalMs` per token, on all instances
+ * together: a lookup costs a cache check; the write is queued after the request and only changes a row whose
+ * `lastUsedAt` is older than the interval. A failed write is logged, never the request's concern.
+ */
+export function createTokenUseRecorder(
+  db: Pick<Database, 'write'>,
+  logError: (error: unknown) => void,
+  intervalMs = TOKEN_USE_INTERVAL_MS,
+): (tokenId: string, now: Date) => Promise<void> | undefined {
+  const recent = new LRUCache<string, true>({ max: 10_000, ttl: intervalMs });
+  return (tokenId, now) => {
+    if (recent.has(tokenId)) return undefined;
+    recent.set(tokenId, true);
+    const before = new Date(now.getTime() - intervalMs);
+    return db
+      .write((tx) =>
+        tx.apiToken.updateMany({
+          where: { id: tokenId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: before } }] },
+          data: { lastUsedAt: now },
+        }),
+      )
+      .then(() => {}, logError);
   };
 }

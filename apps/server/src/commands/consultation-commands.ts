@@ -9,6 +9,7 @@ import {
   type Tx,
 } from '@thinkingmap/db';
 import { z } from 'zod';
+import { assertConsultationAccess } from '../consultations/consultation-access.ts';
 import { ConflictError, NotFoundError, VersionConflictError } from '../errors/domain-errors.ts';
 import type { PendingEvent } from '../events/map-event.ts';
 import type { CommandContext } from './context.ts';
@@ -126,6 +127,32 @@ export async function consultationUnderstood(ctx: CommandContext, consultationId
 export async function consultationProposed(ctx: CommandContext, consultationId: string, runId: string, line: string) {
   await onConsultation(ctx, consultationId, async (_tx, emit) => {
     emit(changed(consultationId, 'PROPOSED', runId, line));
+  });
+}
+
+export const consultationStrategyInput = z.object({ consultationId: id, strategy: z.enum(ConsultationStrategy) });
+
+/**
+ * The person changes what a message sent during a turn does (the next message follows it; a running turn goes
+ * on). A consultation without its map yet has no feed: its row changes alone.
+ */
+export async function setConsultationStrategy(ctx: CommandContext, raw: unknown): Promise<Consultation> {
+  const input = parseInput(consultationStrategyInput, raw);
+  assertCanChange(ctx, 'Consultation', input.consultationId);
+  const found = assertConsultationAccess(
+    ctx,
+    await ctx.db.read.consultation.findUnique({
+      where: { id: input.consultationId },
+      select: { mapId: true, ownerId: true },
+    }),
+    input.consultationId,
+  );
+  const data = { strategy: input.strategy, version: { increment: 1 } };
+  if (!found.mapId) return ctx.db.write((tx) => tx.consultation.update({ where: { id: input.consultationId }, data }));
+  return onConsultation(ctx, input.consultationId, async (tx, emit) => {
+    const row = await tx.consultation.update({ where: { id: input.consultationId }, data });
+    emit(changed(input.consultationId, 'STRATEGY', null, input.strategy));
+    return row;
   });
 }
 

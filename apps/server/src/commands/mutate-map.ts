@@ -27,18 +27,20 @@ export function assertCanChange(ctx: CommandContext, entity: string, id: string)
  * whose reservations on a map's budget must not race either.
  */
 export async function lockMap(ctx: Pick<CommandContext, 'db'>, tx: Tx, mapId: string): Promise<void> {
-  if (ctx.db.provider === 'postgresql') await tx.$queryRaw`SELECT "id" FROM "Map" WHERE "id" = ${mapId} FOR UPDATE`;
+  await ctx.db.mapLog.lock(tx, mapId);
 }
 
-/** Locks and loads an existing map, or creates the new one (which no other transaction can see yet). */
+/**
+ * Locks and loads an existing map (the map log's `openMap` takes the lock of {@link lockMap}), or creates the
+ * new one (which no other transaction can see yet).
+ */
 async function openMap(ctx: CommandContext, tx: Tx, target: MapTarget): Promise<MapRow> {
   if (typeof target !== 'string') {
     // A receipt is checked after the map is open; a repeated creation would already have created a map.
     if (ctx.idempotencyKey) throw new Error('a command that creates a map takes no idempotency key');
     return target.create(tx);
   }
-  await lockMap(ctx, tx, target);
-  const map = await tx.map.findUnique({ where: { id: target } });
+  const map = await ctx.db.mapLog.openMap(tx, target);
   if (!map) throw new NotFoundError('Map', target);
   return map;
 }
@@ -69,12 +71,10 @@ export async function mutateMap<T>(
       const pending: PendingEvent[] = [];
       const emit: Emit = (event) => pending.push(event);
       for (const carriedWork of carried) await carriedWork(tx, emit, map);
-      const receipt = key ? await tx.commandReceipt.findUnique({ where: { key } }) : null;
+      const receipt = key ? await ctx.db.mapLog.receipt(tx, key) : null;
       const result = receipt ? (receipt.result as T) : await work(tx, emit, map);
-      if (key && !receipt) {
-        await tx.commandReceipt.create({ data: { key, result: JSON.parse(JSON.stringify(result ?? null)) } });
-      }
-      return { result, events: await appendEvents(tx, map, pending, changeMeta(ctx)) };
+      if (key && !receipt) await ctx.db.mapLog.storeReceipt(tx, key, result);
+      return { result, events: await appendEvents(ctx.db.mapLog, tx, map, pending, changeMeta(ctx)) };
     });
   } catch (error) {
     if (carried.length) ctx.carry?.putBack(carried);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileRedisChannel } from '../../tests/helpers/redis-channel.ts';
 import { createEventBus, type EventBus } from './event-bus.ts';
 import type { MapEvent } from './map-event.ts';
 
@@ -74,7 +75,11 @@ describe.skipIf(!reachable)('event bus over Redis', () => {
 
   it("should deliver one instance's events to the other's listeners, and each local event once", async () => {
     const [one, two] = [0, 1].map(() => {
-      const bus = createEventBus({ redisUrl, logError: (error) => expect.unreachable(String(error)) });
+      const bus = createEventBus({
+        redisUrl,
+        channel: fileRedisChannel,
+        logError: (error) => expect.unreachable(String(error)),
+      });
       buses.push(bus);
       return bus;
     }) as [EventBus, EventBus];

@@ -45,11 +45,16 @@ export interface EventBus {
 export interface EventBusOptions {
   /** Share events between instances through Redis pub/sub; in-process only when omitted. */
   redisUrl?: string;
+  /**
+   * The Redis pub/sub channel (`thinkingmap:map-events` by default). Instances share events only on the same
+   * channel; tests that run side by side on one Redis give each file its own.
+   */
+  channel?: string;
   /** Where a failing listener, a lost Redis message or a Redis connection error is reported. */
   logError: (error: unknown) => void;
 }
 
-const CHANNEL = 'thinkingmap:map-events';
+const DEFAULT_CHANNEL = 'thinkingmap:map-events';
 
 /**
  * Creates the bus. In-process by default. With `redisUrl`, events are also sent over Redis pub/sub (one
@@ -65,6 +70,7 @@ const CHANNEL = 'thinkingmap:map-events';
  */
 export function createEventBus(options: EventBusOptions): EventBus {
   const { logError } = options;
+  const channel = options.channel ?? DEFAULT_CHANNEL;
   type Entry = { listener: EventListener; onResync?: () => void };
   const listeners = new Map<string, Set<Entry>>();
   const received = new Map<string, number>();
@@ -102,7 +108,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
     subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
     for (const client of [publisher, subscriber]) client.on('error', logError);
     const redis = subscriber;
-    redis.subscribe(CHANNEL).catch(logError);
+    redis.subscribe(channel).catch(logError);
     // After a reconnection, whatever was published meanwhile never arrives: once the subscription is active
     // again (our SUBSCRIBE is answered after ioredis' own resubscription), every listener re-reads the log.
     let connectedBefore = false;
@@ -112,7 +118,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
         return;
       }
       redis
-        .subscribe(CHANNEL)
+        .subscribe(channel)
         .then(() => {
           resync();
           for (const { reconnected } of signalListeners) if (reconnected) safely(reconnected);
@@ -136,7 +142,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
       for (const event of events) dispatch(event);
       if (publisher && events.length) {
         // A lost message is recovered by the streams' gap filling from the event log; it is still reported.
-        publisher.publish(CHANNEL, JSON.stringify({ from: instanceId, events })).catch(logError);
+        publisher.publish(channel, JSON.stringify({ from: instanceId, events })).catch(logError);
       }
     },
     listen(mapId, listener, onResync) {
@@ -165,7 +171,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
     resync,
     signal(signal) {
       dispatchSignal(signal);
-      publisher?.publish(CHANNEL, JSON.stringify({ from: instanceId, signal })).catch(logError);
+      publisher?.publish(channel, JSON.stringify({ from: instanceId, signal })).catch(logError);
     },
     onSignal(listener, reconnected) {
       const entry = { listener, reconnected };

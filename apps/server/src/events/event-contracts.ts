@@ -143,6 +143,7 @@ export const EVENT_CONTRACTS = {
         'UNDERSTANDING',
         'UNDERSTOOD',
         'PROPOSED',
+        'STRATEGY',
       ]),
       targetId: z.string().nullable(),
       text: z.string().nullable(),

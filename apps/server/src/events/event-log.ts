@@ -1,4 +1,4 @@
-import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
+import type { ChangeKind, MapLog, ReadDb, Tx } from '@thinkingmap/db';
 import { decodePayload, EVENT_CONTRACTS } from './event-contracts.ts';
 import type { MapEvent, MapEventType, PendingEvent } from './map-event.ts';
 
@@ -21,6 +21,7 @@ export interface ChangeMeta {
  * transaction keeps its last events, MapDeleted included, in the log).
  */
 export async function appendEvents(
+  log: MapLog,
   tx: Tx,
   map: { id: string; lastSeq: number },
   events: readonly PendingEvent[],
@@ -29,23 +30,24 @@ export async function appendEvents(
   if (events.length === 0) return [];
   const mapId = map.id;
   const lastSeq = map.lastSeq + events.length;
-  await tx.map.updateMany({ where: { id: mapId }, data: { lastSeq } });
   const first = lastSeq - events.length + 1;
   const createdAt = new Date();
   const stored = events.map(
     (event, i) => ({ ...event, mapId, seq: first + i, createdAt: createdAt.toISOString() }) as MapEvent,
   );
-  await tx.event.createMany({
-    data: stored.map((event) => ({
-      mapId,
+  await log.append(
+    tx,
+    mapId,
+    lastSeq,
+    stored.map((event) => ({
       seq: event.seq,
       type: event.type,
       version: EVENT_CONTRACTS[event.type].version,
-      payload: event.payload as object,
+      payload: event.payload,
       createdAt,
       ...(meta ? { ...meta, changeSeq: first } : {}),
     })),
-  });
+  );
   return stored;
 }
 

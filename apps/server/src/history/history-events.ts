@@ -1,6 +1,6 @@
 import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
-import { decodePayload } from '../events/event-contracts.ts';
-import type { MapEvent, MapEventType } from '../events/map-event.ts';
+import { toMapEvent } from '../events/event-log.ts';
+import type { MapEvent } from '../events/map-event.ts';
 
 /** A stored event with who made it and which change it belongs to. */
 export type HistoryEvent = MapEvent & {
@@ -19,11 +19,7 @@ export async function readHistoryEvents(db: ReadDb | Tx, mapId: string): Promise
   return rows.map(
     (row) =>
       ({
-        type: row.type,
-        payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
-        mapId: row.mapId,
-        seq: row.seq,
-        createdAt: row.createdAt.toISOString(),
+        ...toMapEvent(row),
         actorId: row.actorId,
         runId: row.runId,
         step: row.step,

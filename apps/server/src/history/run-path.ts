@@ -2,8 +2,8 @@ import { clip } from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
 import { isGateQuestion } from '@thinkingmap/db/enums';
 import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
-import { decodePayload } from '../events/event-contracts.ts';
-import type { MapEvent, MapEventType } from '../events/map-event.ts';
+import { toMapEvent } from '../events/event-log.ts';
+import type { MapEvent } from '../events/map-event.ts';
 
 /**
  * How much of a step's state `runPath` carries: a path is read often while a run is watched, so each text is
@@ -126,16 +126,7 @@ export function describeReply(reply: Json, answeredAt: Date | null, expired: boo
 /** The run's own events (its steps, streamed text, posts, decisions, questions), oldest first. */
 async function runEvents(db: ReadDb, run: PathRun): Promise<MapEvent[]> {
   const rows = await db.event.findMany({ where: { mapId: run.mapId, runId: run.id }, orderBy: { seq: 'asc' } });
-  return rows.map(
-    (row) =>
-      ({
-        type: row.type,
-        payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),
-        mapId: row.mapId,
-        seq: row.seq,
-        createdAt: row.createdAt.toISOString(),
-      }) as MapEvent,
-  );
+  return rows.map(toMapEvent);
 }
 
 /**

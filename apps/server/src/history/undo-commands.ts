@@ -8,6 +8,7 @@ import { readHistoryEvents } from './history-events.ts';
 import { buildChanges, type MapChange } from './map-changes.ts';
 import type { Entity } from './map-state.ts';
 import { personStacks, revertPlan } from './revert-plan.ts';
+import { takeBackSuggestionDecisions } from './suggestion-decisions.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
 
 /** What a compensating command returns: the change it wrote (null when there was nothing to change). */
@@ -24,6 +25,8 @@ type Plan = (
   target: Map<string, Entity | null>;
   kind: 'UNDO' | 'REDO' | 'RESTORE';
   reverts: number | null;
+  /** The changes taken back (their first sequence numbers): the suggestions they decided are taken back too. */
+  takenBack: number[];
 };
 
 /**
@@ -33,8 +36,9 @@ type Plan = (
 async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promise<CompensationResult> {
   let seq: number | null = null;
   await mutateMap(ctx, mapId, async (tx, emit, map) => {
-    const { changes, state } = buildChanges(await readHistoryEvents(tx, mapId));
-    const { target, kind, reverts } = plan(changes, state);
+    const events = await readHistoryEvents(tx, mapId);
+    const { changes, state } = buildChanges(events);
+    const { target, kind, reverts, takenBack } = plan(changes, state);
     // The change's metadata is read by mutateMap from the context.
     ctx.change = { kind, reverts };
     const before = map.lastSeq;
@@ -49,6 +53,15 @@ async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promi
       state,
       target,
     );
+    await takeBackSuggestionDecisions(
+      tx,
+      (event) => {
+        count += 1;
+        emit(event);
+      },
+      events,
+      new Set(takenBack),
+    );
     if (count) seq = before + 1;
   });
   return { mapId, seq };
@@ -62,7 +75,7 @@ export async function undoLastChange(ctx: CommandContext, raw: unknown): Promise
     if (!last) throw new UndoRefusedError('NOTHING_TO_UNDO', 'there is no change of yours to undo');
     if (last.entries.some((e) => e.kind === 'MAP' && e.action === 'CREATED'))
       throw new UndoRefusedError('NOT_REVERSIBLE', 'creating the map cannot be undone; delete the map instead');
-    return { target: revertPlan([last], changes, current), kind: 'UNDO', reverts: last.seq };
+    return { target: revertPlan([last], changes, current), kind: 'UNDO', reverts: last.seq, takenBack: [last.seq] };
   });
 }
 
@@ -72,7 +85,7 @@ export async function redoLastUndo(ctx: CommandContext, raw: unknown): Promise<C
   return compensate({ ...ctx }, mapId, (changes, current) => {
     const last = personStacks(changes).redo.at(-1);
     if (!last) throw new UndoRefusedError('NOTHING_TO_REDO', 'there is no undo to redo');
-    return { target: revertPlan([last], changes, current), kind: 'REDO', reverts: last.seq };
+    return { target: revertPlan([last], changes, current), kind: 'REDO', reverts: last.seq, takenBack: [last.seq] };
   });
 }
 
@@ -87,7 +100,12 @@ export async function undoRun(ctx: CommandContext, raw: unknown): Promise<Compen
   return compensate({ ...ctx }, run.mapId, (changes, current) => {
     const mine = changes.filter((c) => c.runId === runId && c.kind === 'EDIT');
     if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', 'this run changed nothing on the map');
-    return { target: revertPlan(mine, changes, current), kind: 'UNDO', reverts: null };
+    return {
+      target: revertPlan(mine, changes, current),
+      kind: 'UNDO',
+      reverts: null,
+      takenBack: mine.map((c) => c.seq),
+    };
   });
 }
 
@@ -97,7 +115,12 @@ export async function restoreMap(ctx: CommandContext, raw: unknown): Promise<Com
   return compensate({ ...ctx }, mapId, (changes, current) => {
     const last = changes.at(-1)?.lastSeq ?? 0;
     if (seq > last) throw new ValidationError('seq', `the map's history ends at ${last}`);
-    return { target: restoreTarget(changes, current, seq), kind: 'RESTORE', reverts: null };
+    return {
+      target: restoreTarget(changes, current, seq),
+      kind: 'RESTORE',
+      reverts: null,
+      takenBack: changes.filter((c) => c.seq > seq).map((c) => c.seq),
+    };
   });
 }
 

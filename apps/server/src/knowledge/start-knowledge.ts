@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createMcpKnowledge, type McpKnowledge, type McpServersConfig } from '@thinkingmap/agent-core';
+import {
+  createMcpKnowledge,
+  type McpKnowledge,
+  type McpKnowledgePortOptions,
+  type McpServersConfig,
+} from '@thinkingmap/agent-core';
 import { repoDir } from '@thinkingmap/db';
 import { defaultMcpConfig } from './default-mcp-config.ts';
 
@@ -11,6 +16,8 @@ export interface StartKnowledgeOptions {
   /** A config given as data (tests); wins over `configPath`. */
   config?: McpServersConfig;
   log?: (message: string) => void;
+  /** How the port names itself and searches (a web search provider's servers: their own search tools). */
+  port?: Pick<McpKnowledgePortOptions, 'name' | 'anySearchTool'>;
 }
 
 /** Which config to use and how to name it in the log. */
@@ -37,6 +44,7 @@ export async function startKnowledge(options: StartKnowledgeOptions = {}): Promi
   }
   try {
     const knowledge = await createMcpKnowledge(chosen.config, {
+      ...options.port,
       onNotice: (notice) => log(`knowledge: ${notice.message}`),
     });
     log(`knowledge: MCP servers from ${chosen.label}`);

@@ -1,10 +1,11 @@
-import type { AgentQuestion, AgentRun, ContextItem, Map as MapRow, Node } from '@thinkingmap/db';
+import type { AgentQuestion, AgentRun, ConsultationRecord, ContextItem, Map as MapRow, Node } from '@thinkingmap/db';
 import { treeOrder } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
 import { strings } from '../agents/records.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { id, parseInput } from '../commands/input.ts';
+import type { FileNotes } from '../consultations/file-notes.ts';
 import { ForbiddenError, NotFoundError } from '../errors/domain-errors.ts';
 
 /** A node as MCP clients see it. */
@@ -51,6 +52,9 @@ export type MapSnapshot = Pick<MapRow, 'id' | 'title' | 'problem' | 'goal' | 'la
   pendingQuestions: QuestionSummary[];
   /** The newest 20 runs, newest first. */
   runs: RunSummary[];
+  /** The map's consultations, oldest first, with their records; and its notes with their Markdown, by path. */
+  consultations: { id: string; records: Pick<ConsultationRecord, 'id' | 'kind' | 'content' | 'sourceMessageId'>[] }[];
+  notes: { path: string; content: string }[];
 };
 
 /** The named fields of a row, and nothing else (what an MCP client sees of it). */
@@ -86,16 +90,31 @@ export async function loadViewerMap(ctx: CommandContext, mapId: unknown): Promis
   return map;
 }
 
-/** Reads a map with its nodes, dependencies, context, pending questions and recent runs (reads only). */
-export async function loadMapSnapshot(ctx: CommandContext, mapId: unknown): Promise<MapSnapshot> {
+/**
+ * Reads a map with its nodes, dependencies, context, pending questions, recent runs, consultations' records
+ * and notes (reads only).
+ */
+export async function loadMapSnapshot(ctx: CommandContext, notes: FileNotes, mapId: unknown): Promise<MapSnapshot> {
   const map = await loadViewerMap(ctx, mapId);
   const prisma = ctx.db.read;
-  const [nodes, dependencies, contextItems, questions, runs] = await Promise.all([
+  const [nodes, dependencies, contextItems, questions, runs, consultations, noteFiles] = await Promise.all([
     prisma.node.findMany({ where: { mapId: map.id } }),
     prisma.dependency.findMany({ where: { mapId: map.id } }),
     prisma.contextItem.findMany({ where: { mapId: map.id }, orderBy: { createdAt: 'asc' } }),
     prisma.agentQuestion.findMany({ where: { mapId: map.id, ...ANSWERABLE_QUESTION }, orderBy: { createdAt: 'asc' } }),
     prisma.agentRun.findMany({ where: { mapId: map.id }, orderBy: { createdAt: 'desc' }, take: 20 }),
+    prisma.consultation.findMany({
+      where: { mapId: map.id },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: {
+        id: true,
+        records: {
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          select: { id: true, kind: true, content: true, sourceMessageId: true },
+        },
+      },
+    }),
+    notes.list(map.id),
   ]);
   const dependsOn = groupBy(dependencies, (d) => d.nodeId);
   const context = groupBy(contextItems, (c) => c.nodeId);
@@ -112,5 +131,9 @@ export async function loadMapSnapshot(ctx: CommandContext, mapId: unknown): Prom
     })),
     pendingQuestions: questions.map(summarizeQuestion),
     runs: runs.map(summarizeRun),
+    consultations,
+    notes: await Promise.all(
+      noteFiles.map(async (file) => ({ path: file.path, content: await notes.read(map.id, file.path) })),
+    ),
   };
 }

@@ -37,7 +37,7 @@ export function registerMapResource(server: McpServer, ctx: McpContext): void {
     },
     async (uri, variables) => {
       try {
-        const snapshot = await loadMapSnapshot(ctx.commands, String(variables.mapId));
+        const snapshot = await loadMapSnapshot(ctx.commands, ctx.notes, String(variables.mapId));
         return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: renderMapMarkdown(snapshot) }] };
       } catch (error) {
         if (error instanceof DomainError)

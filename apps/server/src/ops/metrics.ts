@@ -11,6 +11,27 @@ export type SubscriptionTransport = 'ws' | 'sse';
 const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
 
+/** A counter of `registry` (the metric helpers keep each declaration to its name, help and labels). */
+function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]) {
+  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+}
+
+/** A histogram of `registry` with the given buckets (seconds). */
+function histogram<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  buckets: number[],
+) {
+  return new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+}
+
+/** A gauge of `registry` set by the code that observes it. */
+function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]) {
+  return new Gauge<L>({ name, help, labelNames, registers: [registry] });
+}
+
 /**
  * The server's Prometheus metrics, one registry per app (tests run several apps in one process). GraphQL request
  * counts and latencies are added to the same registry by `usePrometheus` (graphql-metrics.ts); the rest is here:
@@ -19,62 +40,62 @@ const WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 
  */
 export class ServerMetrics {
   readonly registry = new Registry();
-  readonly subscriptionsOpen = new Gauge({
-    name: 'thinkingmap_subscriptions_open',
-    help: 'GraphQL subscriptions open on this instance, by transport (ws = graphql-ws, sse = Server-Sent Events).',
-    labelNames: ['transport'] as const,
-    registers: [this.registry],
-  });
-  readonly eventsPublished = new Counter({
-    name: 'thinkingmap_events_published_total',
-    help: 'Map events committed and published to the event bus by this instance, by event type.',
-    labelNames: ['type'] as const,
-    registers: [this.registry],
-  });
-  readonly eventsDelivered = new Counter({
-    name: 'thinkingmap_events_delivered_total',
-    help: 'Subscription results sent to clients by this instance (one per event and subscriber), by transport.',
-    labelNames: ['transport'] as const,
-    registers: [this.registry],
-  });
-  readonly modelCalls = new Counter({
-    name: 'thinkingmap_model_calls_total',
-    help: 'Model calls made by the agents, by agent and outcome (ok or error).',
-    labelNames: ['agent', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly modelTokens = new Counter({
-    name: 'thinkingmap_model_tokens_total',
-    help: 'Tokens spent by the agents, by agent and kind (prompt or completion).',
-    labelNames: ['agent', 'kind'] as const,
-    registers: [this.registry],
-  });
-  readonly modelDuration = new Histogram({
-    name: 'thinkingmap_model_call_duration_seconds',
-    help: 'Duration of a model call (a structured answer with its repair counts once), by agent.',
-    labelNames: ['agent'] as const,
-    buckets: MODEL_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly modelErrors = new Counter({
-    name: 'thinkingmap_model_errors_total',
-    help: 'Failed model calls, by agent and error code (MODEL_TIMEOUT, MODEL_UNPARSEABLE, BUDGET_EXHAUSTED, ...).',
-    labelNames: ['agent', 'code'] as const,
-    registers: [this.registry],
-  });
-  readonly questionWait = new Histogram({
-    name: 'thinkingmap_question_wait_seconds',
-    help: "Time from an agent's question to the person's answer, observed when answered, by question kind.",
-    labelNames: ['kind'] as const,
-    buckets: WAIT_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly storedAnswers = new Counter({
-    name: 'thinkingmap_graphql_stored_answers_total',
-    help: 'Map reads answered by the response cache, by outcome: hit (stored bytes sent) and not_modified (304) never reach Yoga (so are not in graphql_envelop_*); computed ones were answered by Yoga, then stored.',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  readonly subscriptionsOpen = gauge(
+    this.registry,
+    'thinkingmap_subscriptions_open',
+    'GraphQL subscriptions open on this instance, by transport (ws = graphql-ws, sse = Server-Sent Events).',
+    ['transport'],
+  );
+  readonly eventsPublished = counter(
+    this.registry,
+    'thinkingmap_events_published_total',
+    'Map events committed and published to the event bus by this instance, by event type.',
+    ['type'],
+  );
+  readonly eventsDelivered = counter(
+    this.registry,
+    'thinkingmap_events_delivered_total',
+    'Subscription results sent to clients by this instance (one per event and subscriber), by transport.',
+    ['transport'],
+  );
+  readonly modelCalls = counter(
+    this.registry,
+    'thinkingmap_model_calls_total',
+    'Model calls made by the agents, by agent and outcome (ok or error).',
+    ['agent', 'outcome'],
+  );
+  readonly modelTokens = counter(
+    this.registry,
+    'thinkingmap_model_tokens_total',
+    'Tokens spent by the agents, by agent and kind (prompt or completion).',
+    ['agent', 'kind'],
+  );
+  readonly modelDuration = histogram(
+    this.registry,
+    'thinkingmap_model_call_duration_seconds',
+    'Duration of a model call (a structured answer with its repair counts once), by agent.',
+    ['agent'],
+    MODEL_BUCKETS,
+  );
+  readonly modelErrors = counter(
+    this.registry,
+    'thinkingmap_model_errors_total',
+    'Failed model calls, by agent and error code (MODEL_TIMEOUT, MODEL_UNPARSEABLE, BUDGET_EXHAUSTED, ...).',
+    ['agent', 'code'],
+  );
+  readonly questionWait = histogram(
+    this.registry,
+    'thinkingmap_question_wait_seconds',
+    "Time from an agent's question to the person's answer, observed when answered, by question kind.",
+    ['kind'],
+    WAIT_BUCKETS,
+  );
+  readonly storedAnswers = counter(
+    this.registry,
+    'thinkingmap_graphql_stored_answers_total',
+    'Map reads answered by the response cache, by outcome: hit (stored bytes sent) and not_modified (304) never reach Yoga (so are not in graphql_envelop_*); computed ones were answered by Yoga, then stored.',
+    ['outcome'],
+  );
   readonly #storedAnswerOutcomes = {
     hit: this.storedAnswers.labels('hit'),
     not_modified: this.storedAnswers.labels('not_modified'),

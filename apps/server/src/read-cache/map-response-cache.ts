@@ -34,8 +34,13 @@ interface Entry {
 /** A request body known to be a map read: what its stored answers are keyed by besides the viewer and the map. */
 interface KnownRequest {
   mapId: string;
-  /** Operation name, variables and normalised document, joined. */
-  key: string;
+  /**
+   * Names (operation name, variables, normalised document) in the answers' keys: a number given once per distinct
+   * request in this process, so a hit builds and hashes a short key instead of one holding the whole document.
+   */
+  key: number;
+  /** The same, written out: what ETags are made of, so they mean the same answer on every instance and after a restart. */
+  text: string;
 }
 
 /** How a request was answered, for metrics. */
@@ -132,6 +137,12 @@ export class MapResponseCache {
     sizeCalculation: (_value, body) => body.length + 64,
   });
   readonly #entries: LRUCache<string, Entry>;
+  /** Distinct requests (operation name, variables, normalised document) → the number their answers are keyed by. */
+  readonly #requestKeys = new LRUCache<string, number>({
+    maxSize: KNOWN_BODIES_BYTES,
+    sizeCalculation: (_value, key) => key.length + 64,
+  });
+  #nextRequestKey = 0;
   /** Map-row reads not started yet, by map id: requests that arrive before one starts share it. */
   readonly #pendingVersions = new Map<string, Promise<MapVersion | null>>();
 
@@ -181,7 +192,14 @@ export class MapResponseCache {
     const variables = (params.variables ?? {}) as Record<string, unknown>;
     const mapId = 'literal' in read.id ? read.id.literal : variables[read.id.variable];
     if (typeof mapId !== 'string') return null;
-    return { mapId, key: [operationName ?? '', JSON.stringify(variables), read.normalised].join('\n') };
+    const named = [operationName ?? '', JSON.stringify(variables), read.normalised].join('\n');
+    // Numbers are never reused: a request forgotten and seen again gets a new one (its answers are computed again).
+    let key = this.#requestKeys.get(named);
+    if (key === undefined) {
+      key = this.#nextRequestKey++;
+      this.#requestKeys.set(named, key);
+    }
+    return { mapId, key, text: named };
   }
 
   /**
@@ -205,8 +223,8 @@ export class MapResponseCache {
     const map = await this.#version(request.mapId);
     // Refusals and unknown maps take the ordinary path (their errors are never stored).
     if (!map || map.ownerId !== access.viewer.id) return false;
-    const key = `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n${request.key}`;
-    let entry = this.#entries.get(key);
+    const key = `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
+    let entry = this.#entries.get(key + request.key);
     const stored = entry !== undefined;
     if (!entry) {
       const computed = await compute();
@@ -215,7 +233,7 @@ export class MapResponseCache {
         if (name !== 'content-length' && name !== 'content-encoding') headers[name] = value;
       });
       entry = {
-        etag: `"${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"`,
+        etag: `"${createHash('sha256').update(key).update(request.text).digest('base64url').slice(0, 27)}"`,
         status: computed.status,
         headers,
         body: computed.body,
@@ -225,7 +243,7 @@ export class MapResponseCache {
         this.#write(req, res, entry, false);
         return true;
       }
-      this.#entries.set(key, entry);
+      this.#entries.set(key + request.key, entry);
     }
     const unchanged = req.headers['if-none-match'] !== undefined && matches(header(req, 'if-none-match'), entry.etag);
     this.#options.onServed?.(unchanged ? 'not_modified' : stored ? 'hit' : 'computed');

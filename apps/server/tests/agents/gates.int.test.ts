@@ -1,6 +1,5 @@
 import {
   CREATE_MAP,
-  CREATE_NODE,
   MAP,
   NODE,
   PENDING_QUESTIONS,
@@ -14,27 +13,16 @@ import type { Client } from '@urql/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type Question, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
+import { mapWithRoot } from '../helpers/map-builder.ts';
+import { DECOMPOSE_IN_TWO_STAGES, TWO_STAGE_PROPOSAL } from '../helpers/scripted-answers.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 import { callTool, connectOverHttp } from '../mcp/mcp-client.ts';
 
 const providers = await testProviders();
 
-const proposal = {
-  rationale: 'split by stage',
-  subQuestions: [
-    { key: 'a', question: 'What do users need?', goal: 'list needs', dependsOn: [] },
-    { key: 'b', question: 'What do we build first?', goal: 'pick a slice', dependsOn: ['a'] },
-  ],
-};
 const script = {
-  intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'too broad', confidence: 0.9 }),
-  strategy_decision: () => ({
-    strategy: 'SEQUENTIAL',
-    factors: [{ factor: 'order', assessment: 'needs first' }],
-    reason: 'stages',
-  }),
-  sub_question_proposal: () => proposal,
+  ...DECOMPOSE_IN_TWO_STAGES,
   clarify_question: (prompt: string) =>
     /[\u4e00-\u9fff]/.test(prompt)
       ? { question: '用户是谁？', why: '计划取决于用户' }
@@ -52,13 +40,6 @@ const script = {
     constraints: [],
   }),
 };
-
-/** A map with a root node, made by hand (no understanding run). */
-async function mapWithRoot(client: Client, question = 'Plan a product launch') {
-  const map = await call(client, CREATE_MAP, { input: { title: question, understand: false } });
-  const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question } });
-  return { mapId: map.id as string, rootId: root.id as string };
-}
 
 /** Waits until the question `requestId` expired and its run is PAUSED; returns the question as listed then. */
 async function waitUntilPaused(client: Client, mapId: string, question: Question): Promise<Question> {
@@ -92,7 +73,7 @@ describe.each(providers)('a gate that expires on %s never decides for the person
   });
 
   it('should keep an expired review-decomposition unanswered: no children, the run PAUSED, then approve it later', async () => {
-    const { mapId, rootId } = await mapWithRoot(client);
+    const { mapId, rootId } = await mapWithRoot(client, undefined, { understand: false });
     const run = await call(client, PROCESS_NODE, { nodeId: rootId });
     const question = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
     await waitUntilPaused(client, mapId, question);
@@ -112,7 +93,7 @@ describe.each(providers)('a gate that expires on %s never decides for the person
   });
 
   it('should keep an expired review-conclusion unanswered: the node not concluded, then accept it later', async () => {
-    const { mapId, rootId } = await mapWithRoot(client, 'Expiring conclusion');
+    const { mapId, rootId } = await mapWithRoot(client, 'Expiring conclusion', { understand: false });
     const run = await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CONCLUDE' });
     const question = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
     await waitUntilPaused(client, mapId, question);
@@ -139,7 +120,7 @@ describe.each(providers)('a gate that expires on %s never decides for the person
   });
 
   it('should let the person redo a paused step: processing the node again replaces the paused run', async () => {
-    const { mapId, rootId } = await mapWithRoot(client, 'Redo me');
+    const { mapId, rootId } = await mapWithRoot(client, 'Redo me', { understand: false });
     const first = await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CONCLUDE' });
     const question = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
     await waitUntilPaused(client, mapId, question);
@@ -178,7 +159,7 @@ describe('a clarifying question that expires or is skipped', () => {
     ['English', 'Plan a product launch', /expired without an answer/],
     ['Chinese', '我们应该如何发布新产品？', /问题已过期/],
   ])('should go on with what it has and say so in a %s map', async (_language, question, notice) => {
-    const { mapId, rootId } = await mapWithRoot(client, question);
+    const { mapId, rootId } = await mapWithRoot(client, question, { understand: false });
     await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CLARIFY' });
     // The clarifying question expired unanswered (it is not listed any more) and the run went on by itself to
     // its conclusion, which waits for the person (a gate).
@@ -195,7 +176,7 @@ describe('the person steers a run', () => {
   let server: TestServer;
   let model: Awaited<ReturnType<typeof startScriptedModel>>;
   let client: Client;
-  let proposed: object = proposal;
+  let proposed: object = TWO_STAGE_PROPOSAL;
 
   beforeAll(async () => {
     model = await startScriptedModel({ ...script, sub_question_proposal: () => proposed });
@@ -203,7 +184,7 @@ describe('the person steers a run', () => {
     client = server.connect(server.alice.token).client;
   });
   afterEach(async () => {
-    proposed = proposal;
+    proposed = TWO_STAGE_PROPOSAL;
     await server.app.engine.idle();
   });
   afterAll(async () => {
@@ -212,7 +193,7 @@ describe('the person steers a run', () => {
   });
 
   it('should skip one clarifying question without cancelling the run, and refuse to skip a gate', async () => {
-    const { mapId, rootId } = await mapWithRoot(client, 'Skip this');
+    const { mapId, rootId } = await mapWithRoot(client, 'Skip this', { understand: false });
     const run = await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CLARIFY' });
     const clarify = await waitForQuestion(client, mapId, { kind: 'clarify' });
     const skipped = await call(client, REPLY_TO_AGENT, { input: { requestId: clarify.requestId, skip: true } });
@@ -237,7 +218,7 @@ describe('the person steers a run', () => {
   it('should skip a clarifying question through MCP too, the run going on to its conclusion', async () => {
     const mcp = await connectOverHttp(server.app.url(), server.alice.token);
     try {
-      const { mapId, rootId } = await mapWithRoot(client, 'Skip over MCP');
+      const { mapId, rootId } = await mapWithRoot(client, 'Skip over MCP', { understand: false });
       const started = await callTool(mcp, 'process_node', { nodeId: rootId, intent: 'CLARIFY' });
       const clarify = started.pendingQuestions.find((q: { kind: string }) => q.kind === 'clarify');
       expect(clarify).toMatchObject({ runId: started.run.id, status: 'PENDING' });
@@ -251,7 +232,7 @@ describe('the person steers a run', () => {
   });
 
   it('should refuse edits whose dependencies form a cycle, naming the path, with the question still waiting', async () => {
-    const { mapId, rootId } = await mapWithRoot(client, 'Cyclic review');
+    const { mapId, rootId } = await mapWithRoot(client, 'Cyclic review', { understand: false });
     const run = await call(client, PROCESS_NODE, { nodeId: rootId });
     const question = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
     const before = await snapshot(server.db);
@@ -307,7 +288,7 @@ describe('the person steers a run', () => {
         { key: 'b', question: 'Slice?', goal: 'slice', dependsOn: ['a', 'ghost'] },
       ],
     };
-    const { mapId, rootId } = await mapWithRoot(client, 'Model loops');
+    const { mapId, rootId } = await mapWithRoot(client, 'Model loops', { understand: false });
     await call(client, PROCESS_NODE, { nodeId: rootId });
     const question = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
     expect((question.context as { problems: unknown }).problems).toEqual([
@@ -317,7 +298,7 @@ describe('the person steers a run', () => {
   });
 
   it('should record a strategy chosen at review on the node and in the next question, like the model’s', async () => {
-    const { mapId, rootId } = await mapWithRoot(client, 'Strategy at review');
+    const { mapId, rootId } = await mapWithRoot(client, 'Strategy at review', { understand: false });
     await call(client, PROCESS_NODE, { nodeId: rootId });
     const first = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
     expect((first.context as { strategy: unknown }).strategy).toMatchObject({ strategy: 'SEQUENTIAL' });

@@ -1,6 +1,5 @@
 import {
   CANCEL_RUN,
-  CREATE_MAP,
   CREATE_NODE,
   EVENTS,
   MAP,
@@ -16,38 +15,16 @@ import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForNodeStatus, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
+import { mapWithRoot } from '../helpers/map-builder.ts';
+import { DECOMPOSE_IN_TWO_STAGES } from '../helpers/scripted-answers.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
 const providers = await testProviders();
 
-const proposal = {
-  rationale: 'split by stage',
-  subQuestions: [
-    { key: 'a', question: 'What do users need?', goal: 'list needs', dependsOn: [] },
-    { key: 'b', question: 'What do we build first?', goal: 'pick a slice', dependsOn: ['a'] },
-  ],
-};
-const decompose = {
-  intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'too broad', confidence: 0.9 }),
-  strategy_decision: () => ({
-    strategy: 'SEQUENTIAL',
-    factors: [{ factor: 'order', assessment: 'needs first' }],
-    reason: 'stages',
-  }),
-  sub_question_proposal: () => proposal,
-};
-
-/** A map with a root node, made by hand (no understanding run). */
-async function mapWithRoot(client: ReturnType<TestServer['connect']>['client'], question = 'Plan a product launch') {
-  const map = await call(client, CREATE_MAP, { input: { title: question } });
-  const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question } });
-  return { mapId: map.id as string, rootId: root.id as string };
-}
-
 describe.each(providers)('a run waiting for the person on %s', (provider) => {
   it('should survive a server restart and finish, creating each approved child exactly once', async () => {
-    const model = await startScriptedModel(decompose);
+    const model = await startScriptedModel(DECOMPOSE_IN_TWO_STAGES);
     const server = await startTestServer(provider, { model: model.model });
     try {
       const { client } = server.connect(server.alice.token);
@@ -97,7 +74,7 @@ describe('runs and their faults', () => {
 
   beforeAll(async () => {
     model = await startScriptedModel({
-      ...decompose,
+      ...DECOMPOSE_IN_TWO_STAGES,
       clarify_question: () => ({ question: 'Who are the users?', why: 'the plan depends on them' }),
       conclusion_draft: () => ({
         kind: 'ANALYTICAL',

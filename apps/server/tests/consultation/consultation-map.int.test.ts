@@ -8,11 +8,15 @@ import {
   CREATE_MAP,
   CREATE_NODE,
   MAP,
+  MAP_CONSULTATION_RECORDS,
+  MAP_NOTES,
+  NODE_DECISIONS,
   REPLY_TO_AGENT,
   REVIEW_DECOMPOSITION,
   SEND_CONSULTATION_MESSAGE,
   START_CONSULTATION,
 } from '@thinkingmap/client';
+import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/agent-driver.ts';
 import { type PlainResponse, send } from '../helpers/http-request.ts';
@@ -36,6 +40,8 @@ function rawGet(base: string, path: string, headers: Record<string, string>): Pr
   });
 }
 
+const providers = await testProviders();
+
 const front = (reply: string, route = 'plan') => ({ reply, route });
 const decision = (fields: object) => ({ next: 'FINISH', askUser: null, record: null, note: null, ...fields });
 /** The first node id the planner's prompt lists under "The map's nodes". */
@@ -46,7 +52,7 @@ const firstNodeId = (prompt: string) => /The map's nodes:\n\[(\w+)\]/.exec(promp
  * scripted model (each test uses its own consultation and map). Turns are driven by the person's messages; the
  * script answers each agent by its schema and what its prompt says.
  */
-describe('consultations and their map', () => {
+describe.each(providers)('consultations and their map on %s', (provider) => {
   let server: TestServer;
   let notesDir: string;
   let model: Awaited<ReturnType<typeof startScriptedModel>>;
@@ -72,6 +78,12 @@ describe('consultations and their map', () => {
             ],
           },
         });
+      if (prompt.includes('Person: remember the budget') && !prompt.includes('Done in this turn'))
+        return decision({
+          next: 'note_writer',
+          record: { kind: 'FACT', content: 'the budget is 500', sourceMessageId: null },
+          note: { path: 'money/budget', content: '# Budget\n\n- 500 in all\n' },
+        });
       if (prompt.includes('Person: write the note') && !prompt.includes('Done in this turn'))
         return decision({ next: 'note_writer', note: { path: 'plan/first steps', content: `# First steps ${n}` } });
       return decision({});
@@ -88,7 +100,7 @@ describe('consultations and their map', () => {
     model = await startScriptedModel(script);
     notesDir = await mkdtemp(join(tmpdir(), 'tm-notes-'));
     const sdk = new OpenAiModel({ apiKey: 'k', baseURL: model.server.baseURL, model: 'scripted', timeoutMs: 20_000 });
-    server = await startTestServer('sqlite', {
+    server = await startTestServer(provider, {
       model: sdk,
       app: { notesDir, consultationCompressAfter: 3 },
       // Questions expire fast: a gate must still wait for the person.
@@ -181,6 +193,16 @@ describe('consultations and their map', () => {
     expect(proposed.logs.map((l) => l.text)).toContain(
       'Sub-questions proposed for review: Which platform?; Which price?',
     );
+    // The decomposition is the planner's choice, not the person's: the node's decisions (node panel, run view)
+    // say so.
+    const intents = await call(client, NODE_DECISIONS, { id: root.id, kind: 'INTENT' });
+    expect(intents.decisions).toEqual([
+      expect.objectContaining({
+        choice: { intent: 'DECOMPOSE' },
+        decidedBy: 'PLANNER',
+        reason: "proposed by the consultation's planner",
+      }),
+    ]);
     // It expires (TTL 400 ms): still no node.
     await eventually(
       async () =>
@@ -309,6 +331,30 @@ describe('consultations and their map', () => {
       expect(sent).toHaveProperty('step');
       const read = await callTool(mcp, 'get_consultation', { consultationId: started.id });
       expect(read.messages.map((m: ToolData) => m.text)).toEqual(['hello from an agent', sent.reply]);
+
+      // The records and notes go with the map's Markdown (the resource and get_map) and its JSON summary.
+      await callTool(mcp, 'send_consultation_message', { consultationId: started.id, text: 'remember the budget' });
+      await idle(started.id, 4);
+      const resource = await mcp.readResource({ uri: `thinkingmap://maps/${map.id}` });
+      const content = resource.contents[0];
+      const text = content && 'text' in content ? content.text : '';
+      expect(text).toContain(
+        `## Consultation records\n\n### Consultation (\`${started.id}\`)\n\n- **Fact:** the budget is 500`,
+      );
+      expect(text).toContain('## Notes\n\n### money/budget.md\n\n```markdown\n# Budget\n\n- 500 in all\n```');
+      const whole = await callTool(mcp, 'get_map', { mapId: map.id });
+      expect(whole.notes).toEqual([{ path: 'money/budget.md', content: '# Budget\n\n- 500 in all\n' }]);
+      // The web export reads the same through GraphQL.
+      const notes = await call(alice(), MAP_NOTES, { mapId: map.id });
+      expect(notes.notes).toEqual([{ path: 'money/budget.md', content: '# Budget\n\n- 500 in all\n' }]);
+      const records = await call(alice(), MAP_CONSULTATION_RECORDS, { mapId: map.id });
+      expect(records.data.flatMap((c) => c.records.map((r) => r.content))).toEqual(['the budget is 500']);
+      expect((await attempt(server.connect(server.bob.token).client, MAP_NOTES, { mapId: map.id })).__typename).toBe(
+        'ForbiddenError',
+      );
+      expect(whole.consultations).toEqual([
+        { id: started.id, records: [expect.objectContaining({ kind: 'FACT', content: 'the budget is 500' })] },
+      ]);
 
       // Without a map: the first message's answer is the understanding to confirm.
       const fresh = await callTool(mcp, 'start_consultation', {});

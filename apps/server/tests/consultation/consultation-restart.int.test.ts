@@ -12,13 +12,15 @@ import {
   SEND_CONSULTATION_MESSAGE,
   START_CONSULTATION,
 } from '@thinkingmap/client';
-import { openDatabase } from '@thinkingmap/db';
+import { createTestDatabase, testProviders } from '@thinkingmap/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createUserWithToken } from '../../src/auth/tokens.ts';
 import { eventually } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call } from '../helpers/test-server.ts';
+
+const providers = await testProviders();
 
 const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -45,7 +47,7 @@ const killed = (child: ChildProcess) =>
     child.kill('SIGKILL');
   });
 
-describe('a consultation turn cut short by a killed server', () => {
+describe.each(providers)('a consultation turn cut short by a killed server on %s', (provider) => {
   const cleanups: (() => Promise<unknown>)[] = [];
   afterAll(async () => {
     // Each cleanup is bounded: a client of a killed server may never hear its socket close.
@@ -69,8 +71,10 @@ describe('a consultation turn cut short by a killed server', () => {
     cleanups.push(() => model.server.close());
     const dir = await mkdtemp(join(tmpdir(), 'tm-restart-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const databaseUrl = `file:${join(dir, 'tm.db')}`;
-    const db = await openDatabase({ url: databaseUrl });
+    const database = await createTestDatabase(provider);
+    cleanups.push(() => database.drop());
+    const databaseUrl = database.url;
+    const db = await database.open();
     const { token } = await createUserWithToken(db, 'Alice');
     await db.close();
     const env = {

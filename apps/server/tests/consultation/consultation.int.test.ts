@@ -9,6 +9,7 @@ import {
   DELETE_CONSULTATION_RECORD,
   EVENTS,
   SEND_CONSULTATION_MESSAGE,
+  SET_CONSULTATION_STRATEGY,
   START_CONSULTATION,
   UPDATE_CONSULTATION_RECORD,
 } from '@thinkingmap/client';
@@ -202,6 +203,43 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
         ?.body.messages?.map((m) => m.content)
         .join('\n') ?? '';
     expect(prompt).toMatch(/plan with these\):\n\[\w+\] Person: second\n/);
+  });
+
+  it('should change the strategy of a running consultation: the next message during a turn follows the new one', async () => {
+    const slowPlanner: SchemaAnswer = (_p, n) =>
+      n === 1 ? { content: JSON.stringify(decision({})), delayMs: 1500 } : decision({});
+    const { client, id, mapId } = await open({ front_reply: () => front('Noted.'), planner_decision: slowPlanner });
+    // Bad input and another person change nothing.
+    const bad = await attempt(client, SET_CONSULTATION_STRATEGY, {
+      input: { consultationId: 'nope!', strategy: 'REJECT' },
+    });
+    expect(bad).toMatchObject({ __typename: 'ValidationError', field: 'consultationId' });
+    const bob = server.connect(server.bob.token).client;
+    const forbidden = await attempt(bob, SET_CONSULTATION_STRATEGY, {
+      input: { consultationId: id, strategy: 'REJECT' },
+    });
+    expect(forbidden.__typename).toBe('ForbiddenError');
+    expect((await read(client, id)).strategy).toBe('INTERRUPT');
+
+    const changed = await call(client, SET_CONSULTATION_STRATEGY, {
+      input: { consultationId: id, strategy: 'REJECT' },
+    });
+    expect(changed).toMatchObject({ id, strategy: 'REJECT' });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'first' } });
+    await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
+    const refused = await attempt(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'second' } });
+    expect(refused.__typename).toBe('ConsultationBusyError');
+    // Changed again during the turn: the running turn goes on, the next message waits for it.
+    await call(client, SET_CONSULTATION_STRATEGY, { input: { consultationId: id, strategy: 'ENQUEUE' } });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'third' } });
+    const done = await idle(client, id, 4);
+    expect(done.messages.map((m) => m.text)).toEqual(['first', 'Noted.', 'third', 'Noted.']);
+    expect(done.strategy).toBe('ENQUEUE');
+    const events = await call(client, EVENTS, { mapId, after: 0, first: 200 });
+    const strategies = events.events.flatMap((e) =>
+      'change' in e && e.change === 'STRATEGY' && 'line' in e ? [e.line] : [],
+    );
+    expect(strategies).toEqual(['REJECT', 'ENQUEUE']);
   });
 
   it('should refuse a note path that leaves the notes folder and write nothing', async () => {

@@ -40,6 +40,8 @@ export function divergentModel(options: {
       text,
       divergent_plan: (_prompt, n) => ({ rationale: 'close the gaps', tasks: options.plans[n - 1] ?? [] }),
       completion_evaluation: (_prompt, n) => scored(options.scores[n - 1] ?? 0),
+      // A standard agent's conclusion, should one start on the map (a divergent session starts none).
+      conclusion_draft: () => ({ kind: 'ANALYTICAL', conclusion: 'drafted', keyPoints: ['drafted'], confidence: 0.8 }),
       problem_understanding: () => ({
         title: 'Second café',
         problem: 'Where should the second café open?',

@@ -36,3 +36,14 @@ export async function buildThreeLevelMap(client: Client, mapId: string) {
   }
   return ids as Record<'root' | 'a' | 'b' | 'c' | 'a1' | 'a2' | 'b1' | 'b2' | 'c1' | 'c2', string>;
 }
+
+/** A map with one root node, made by hand; `extra` as {@link createMap}'s (e.g. `understand: false`). */
+export async function mapWithRoot(
+  client: Client,
+  question = 'Plan a product launch',
+  extra: Omit<VariablesOf<typeof CREATE_MAP>['input'], 'title'> = {},
+) {
+  const mapId: string = await createMap(client, question, extra);
+  const root = await createNode(client, mapId, question);
+  return { mapId, rootId: root.id as string };
+}

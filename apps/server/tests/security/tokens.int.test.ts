@@ -157,7 +157,7 @@ describe.skipIf(!reachable)('API tokens on two instances sharing PostgreSQL and 
 
       expect(await ws.closed).toBe(4403);
       await sseDone;
-      expect(JSON.stringify(sseMessages.at(-1))).toContain(TOKEN_ENDED);
+      expect(JSON.stringify(sseMessages.at(-1))).toContain(TOKEN_ENDED.REVOKED);
       await expect.poll(() => apps[1]!.revocations.openCount(apiToken.id)).toBe(0);
       const refused = await postGraphQL(urls[1]!, '{ viewer { id } }', headers);
       expect(refused.status).toBe(401);

@@ -219,10 +219,18 @@ describe.skipIf(!run)('the consultation panel (Chromium, real server, scripted m
     const box = await panel.boundingBox();
     expect(box).toMatchObject({ x: 0, y: 0, width: 390, height: 844 });
     expect(await zh.getByTestId('consultation-tab-chat').textContent()).toContain('对话');
-    expect(await zh.getByTestId('consultation-strategy').textContent()).toBe('停下重来');
+    const strategy = zh.getByTestId('consultation-strategy');
+    expect(await strategy.locator('option:checked').textContent()).toBe('停下重来');
+    // The strategy changes for this consultation: stored, and the list says the new one.
+    await strategy.selectOption('ENQUEUE');
+    await zh.getByTestId('consultation-back').click();
+    await expect.poll(() => zh.getByTestId('consultation-item').first().textContent()).toContain('排队处理');
+    await zh.getByTestId('consultation-item').first().click();
+    await expect.poll(() => strategy.locator('option:checked').textContent()).toBe('排队处理');
+    await expect.poll(() => zh.getByTestId('consultation-message').count()).toBe(7);
     const send = await zh.getByTestId('consultation-send').boundingBox();
     expect(send && send.y + send.height).toBeLessThanOrEqual(844);
-    for (const id of ['consultation-send', 'consultation-close', 'consultation-tab-records']) {
+    for (const id of ['consultation-send', 'consultation-close', 'consultation-tab-records', 'consultation-strategy']) {
       const control = await zh.getByTestId(id).boundingBox();
       expect(control?.height, id).toBeGreaterThanOrEqual(44);
     }
@@ -254,7 +262,9 @@ describe.skipIf(!run)('the consultation panel (Chromium, real server, scripted m
     await page.waitForURL(/\/maps\/[^/?]+\?consultation=/);
     const panel = page.getByTestId('consultation-panel');
     await expect.poll(() => shownMessages(page)).toEqual([`PERSON: ${ROOT_QUESTION}`]);
-    expect(await page.getByTestId('consultation-strategy').textContent()).toBe('Wait your turn');
+    expect(await page.getByTestId('consultation-strategy').locator('option:checked').textContent()).toBe(
+      'Wait your turn',
+    );
     // The map's understanding waits for the person; the panel says so.
     await page.getByTestId('understanding').waitFor({ timeout: 15_000 });
     await expect.poll(() => page.getByTestId('consultation-understanding').count()).toBe(1);

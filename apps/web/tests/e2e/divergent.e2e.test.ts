@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { horizontalOverflow, launchBrowser, openPage, screenshot, screenshotIfFailed } from './helpers/browser.ts';
@@ -69,8 +70,21 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await expect.poll(() => failed.getAttribute('data-status'), { timeout: 20_000 }).toBe('FAILED');
     expect(await failed.getByTestId('task-reason').textContent()).toContain('Why it failed:');
     expect(await failed.getByTestId('task-skill').textContent()).toBe('Analysis');
+    // The held task's text is on its card, live, before it finishes; released, it grows there while it runs.
+    const cardState = () =>
+      running.evaluate((el) => ({
+        status: el.getAttribute('data-status'),
+        text: el.querySelector('[data-testid="streaming-text"]')?.textContent ?? '',
+      }));
+    await expect.poll(cardState, { timeout: 20_000 }).toEqual({ status: 'RUNNING', text: 'Result of “E' });
     await screenshot(page, 'divergent-en-03-running');
     release();
+    await expect
+      .poll(async () => {
+        const { status, text } = await cardState();
+        return status === 'RUNNING' && text.length > 12 && text.startsWith('Result of “Estimate');
+      })
+      .toBe(true);
     await expect.poll(() => running.getAttribute('data-status'), { timeout: 20_000 }).toBe('DONE');
 
     // While the session goes on, the person steers: feedback for the next summary, a stricter threshold, a task of their own.
@@ -134,11 +148,30 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await final.getByTestId('final-open').click();
     const panel = page.getByTestId('node-panel');
     await panel.getByTestId('conclusion-document').getByRole('heading', { name: 'Should I open the café?' }).waitFor();
-    await panel.getByRole('button', { name: 'Edit' }).first().waitFor();
+    // The person edits the document: the flow shows the edit, and both downloads carry it as written.
+    const conclusion = panel.getByRole('region', { name: 'Conclusion' });
+    await conclusion.getByRole('button', { name: 'Edit' }).click();
+    const editor = conclusion.locator('textarea');
+    expect(await editor.inputValue()).toContain('# Should I open the café?');
+    await editor.fill(`${await editor.inputValue()}\n## My note\n\n- Ask the landlord first.\n`);
+    await conclusion.getByRole('button', { name: 'Save' }).click();
+    await final.getByRole('heading', { name: 'My note' }).waitFor();
+    await screenshot(page, 'divergent-en-05-final-open');
     const download = page.waitForEvent('download');
     await final.getByTestId('final-download').click();
-    expect((await download).suggestedFilename()).toMatch(/\.md$/);
-    await screenshot(page, 'divergent-en-05-final-open');
+    const saved = await download;
+    expect(saved.suggestedFilename()).toMatch(/\.md$/);
+    expect(readFileSync((await saved.path())!, 'utf8')).toContain('## My note\n\n- Ask the landlord first.');
+    // The map's Markdown export holds the document as written: its code keeps its indentation, its heading its #.
+    await page.getByTestId('export-menu').click();
+    await page.getByRole('menuitemradio', { name: 'The whole map' }).click();
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Markdown (.md)' }).click(),
+    ]);
+    const markdown = readFileSync((await exported.path())!, 'utf8');
+    expect(markdown).toMatch(/Document \(Markdown, as written\):\n *`{4}markdown\n *# Should I open the café\?\n/);
+    expect(markdown).toMatch(/\n *## My note\n\n *- Ask the landlord first\.\n *`{4}\n/);
     expect(await pane.textContent()).not.toMatch(RAW_NAMES);
   });
 

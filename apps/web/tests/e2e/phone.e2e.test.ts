@@ -2,6 +2,7 @@ import type { Browser, CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   card,
+  headerFit,
   horizontalOverflow,
   launchBrowser,
   openPage,
@@ -113,6 +114,10 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     const title = (await page.getByTestId('map-title').boundingBox())!;
     expect(title.height).toBeLessThan(32);
+    // Every header control (consult, search, undo, redo, history, critic review, …) on screen, the search usable.
+    const fit = await headerFit(page);
+    expect(fit.offScreen).toEqual([]);
+    expect(fit.searchWidth).toBeGreaterThanOrEqual(140);
     const exportButton = (await page.getByTestId('export-menu').boundingBox())!;
     expect(exportButton.x + exportButton.width).toBeLessThanOrEqual(390);
     for (const name of ['Zoom in', 'Zoom out', 'Fit the map', 'Legend']) {
@@ -178,6 +183,9 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     await page.goto(mapUrl);
     await card(page, 'What will it cost?').waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    const fit = await headerFit(page);
+    expect(fit.offScreen).toEqual([]);
+    expect(fit.searchWidth).toBeGreaterThanOrEqual(140);
     await screenshot(page, 'phone360-zh-07-workspace');
     await page.getByTestId('view-switch').tap();
     const outline = page.getByTestId('outline');

@@ -106,6 +106,31 @@ export class McpClientManager {
     return { answers, notices };
   }
 
+  /**
+   * Calls, on every server, the tool `choose` picks from that server's tools (servers whose tools offer
+   * nothing to pick are left out), in parallel; like {@link callEverywhere}, a server that is down and never
+   * listed its tools is tried with `fallback`, so it is reported rather than silently ignored.
+   */
+  async callChosen(
+    choose: (tools: Tool[]) => { tool: string; args: Record<string, unknown> } | null,
+    fallback: { tool: string; args: Record<string, unknown> },
+    signal?: AbortSignal,
+  ): Promise<{ answers: Extract<ToolCallOutcome, { ok: true }>[]; notices: KnowledgeNotice[] }> {
+    await Promise.all(this.connections.map((c) => c.ensureReady()));
+    const calls = this.connections.flatMap((c) => {
+      const call = c.state !== 'ready' && c.tools.length === 0 ? fallback : choose(c.tools);
+      return call ? [{ connection: c, ...call }] : [];
+    });
+    const outcomes = await Promise.all(calls.map((c) => c.connection.callTool(c.tool, c.args, signal)));
+    const answers = outcomes.filter((o): o is Extract<ToolCallOutcome, { ok: true }> => o.ok);
+    const notices = outcomes.flatMap((o) => (o.ok ? [] : [o.notice]));
+    if (calls.length === 0) {
+      const message = `No configured MCP server offers a ${fallback.tool} tool.`;
+      notices.push({ server: '', tool: fallback.tool, kind: 'no-tool', message });
+    }
+    return { answers, notices };
+  }
+
   /** Closes every connection and stops stdio servers. */
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAgentError } from '../errors/agent-error.ts';
 import type { McpClientManager } from './mcp-client-manager.ts';
-import { McpKnowledgePort } from './mcp-knowledge-port.ts';
+import { chooseSearchCall, McpKnowledgePort } from './mcp-knowledge-port.ts';
 import type { ToolCallOutcome } from './tool-call-outcome.ts';
 
 const tool = (name: string, description?: string) => ({ name, description, inputSchema: { type: 'object' as const } });
@@ -78,5 +78,31 @@ describe('McpKnowledgePort tools', () => {
     expect(isAgentError(error, 'KNOWLEDGE_UNAVAILABLE')).toBe(true);
     expect((error as Error).message).toBe('web timed out');
     expect(told).toEqual([notice]);
+  });
+});
+
+describe('chooseSearchCall (a web search provider’s servers, each with its own search tool)', () => {
+  const schema = (...keys: string[]) => ({
+    type: 'object' as const,
+    properties: Object.fromEntries(keys.map((k) => [k, { type: 'string' }])),
+  });
+  it('should prefer knowledge_search, then a web search tool, with the query and count under the tool’s own names', () => {
+    const knowledge = { name: 'knowledge_search', inputSchema: schema('query') };
+    const web = { name: 'brave_web_search', inputSchema: schema('q', 'count') };
+    const local = { name: 'local_search', inputSchema: schema('query', 'limit') };
+    const other = { name: 'fetch_page', inputSchema: schema('url') };
+    expect(chooseSearchCall([other, web, knowledge], 'rent', 3, 'café')).toEqual({
+      tool: 'knowledge_search',
+      args: { query: 'rent', max_results: 3, context: 'café' },
+    });
+    expect(chooseSearchCall([local, other, web], 'rent', 3)).toEqual({
+      tool: 'brave_web_search',
+      args: { q: 'rent', count: 3 },
+    });
+    expect(chooseSearchCall([other, local], 'rent', 3)).toEqual({
+      tool: 'local_search',
+      args: { query: 'rent', limit: 3 },
+    });
+    expect(chooseSearchCall([other], 'rent', 3)).toBeNull();
   });
 });

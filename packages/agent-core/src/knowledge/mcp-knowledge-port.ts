@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AgentError } from '../errors/agent-error.ts';
 import {
   DOMAIN_KNOWLEDGE_TOOL_ID,
@@ -33,6 +34,37 @@ export interface McpKnowledgePortOptions {
   name?: string;
   /** Told about every notice (of searches, domain knowledge and tool calls), e.g. to log it. */
   onNotice?: (notice: KnowledgeNotice) => void;
+  /**
+   * Search with each server's own search tool, not only `knowledge_search`: the servers of a web search
+   * provider name theirs as they like (`web_search`, `brave_web_search`, `searxng_web_search`, …).
+   */
+  anySearchTool?: boolean;
+}
+
+/** A search tool's names for the query and for how many results, in the order they are looked for. */
+const QUERY_KEYS = ['query', 'q', 'search', 'text'];
+const COUNT_KEYS = ['max_results', 'maxResults', 'count', 'limit', 'num_results'];
+
+/**
+ * The search call for a server's tools: `knowledge_search` when it has it, else its search tool (a name with
+ * "search", a web one first), with the query (and the number of results, when the tool takes one) under the
+ * names its input schema gives them. Null when it offers no search tool.
+ */
+export function chooseSearchCall(
+  tools: readonly Tool[],
+  query: string,
+  maxResults: number,
+  context?: string,
+): { tool: string; args: Record<string, unknown> } | null {
+  if (tools.some((t) => t.name === KNOWLEDGE_SEARCH_TOOL))
+    return { tool: KNOWLEDGE_SEARCH_TOOL, args: { query, max_results: maxResults, ...(context ? { context } : {}) } };
+  const searches = tools.filter((t) => /search/i.test(t.name));
+  const tool = searches.find((t) => /web/i.test(t.name)) ?? searches[0];
+  if (!tool) return null;
+  const properties = Object.keys(tool.inputSchema.properties ?? {});
+  const queryKey = QUERY_KEYS.find((k) => properties.includes(k)) ?? 'query';
+  const countKey = COUNT_KEYS.find((k) => properties.includes(k));
+  return { tool: tool.name, args: { [queryKey]: query, ...(countKey ? { [countKey]: maxResults } : {}) } };
 }
 
 function merge(answers: McpKnowledgeResult[][], maxResults: number): McpKnowledgeResult[] {
@@ -75,8 +107,14 @@ export class McpKnowledgePort implements KnowledgePort {
   ): Promise<KnowledgeAnswer & { answered: number }> {
     const maxResults = options.maxResults ?? 5;
     const args = { query, max_results: maxResults, ...(options.context ? { context: options.context } : {}) };
-    const { answers, notices } = await this.manager.callEverywhere(KNOWLEDGE_SEARCH_TOOL, args, options.signal);
-    const perServer = answers.map((a) => parseSearchResults(a.result, a.server, KNOWLEDGE_SEARCH_TOOL));
+    const { answers, notices } = this.options.anySearchTool
+      ? await this.manager.callChosen(
+          (tools) => chooseSearchCall(tools, query, maxResults, options.context),
+          { tool: 'search', args },
+          options.signal,
+        )
+      : await this.manager.callEverywhere(KNOWLEDGE_SEARCH_TOOL, args, options.signal);
+    const perServer = answers.map((a) => parseSearchResults(a.result, a.server, a.tool));
     for (const notice of notices) this.options.onNotice?.(notice);
     return { results: merge(perServer, maxResults), notices, answered: answers.length };
   }

@@ -66,10 +66,10 @@ function planBlock(state: ConsultationStateType): string {
   return text;
 }
 
-/** The front agent's prompt: the plan, then the conversation as chat turns. */
-export function frontMessages(state: ConsultationStateType): ChatMessage[] {
+/** The front agent's prompt: the plan, then the conversation as chat turns (without the messages in `omit`). */
+export function frontMessages(state: ConsultationStateType, omit: ReadonlySet<string> = new Set()): ChatMessage[] {
   const chat: ChatMessage[] = state.messages
-    .filter((m) => m.role !== 'SUMMARY')
+    .filter((m) => m.role !== 'SUMMARY' && !omit.has(m.id))
     .map((m) => ({
       role: m.role === 'PERSON' ? 'user' : 'assistant',
       content: clip(m.text, CONSULTATION_LIMITS.promptMessageChars),

@@ -1,4 +1,5 @@
 export { type ControlledAnswer, type ControlledCall, ControlledModel } from './controlled-model.ts';
+export { criticChange, criticFinding } from './critic-answers.ts';
 export {
   type HttpKnowledgeServer,
   type HttpKnowledgeServerOptions,

@@ -8,6 +8,8 @@ export type ScriptedReply =
       content: string;
       delayMs?: number;
       chunkSize?: number;
+      /** When streaming: wait this long before each piece after the first (a slow model writing). */
+      chunkDelayMs?: number;
       /** When streaming: send this many characters, then go silent and never finish (a stalled stream). */
       stallAfterChars?: number;
       /** When streaming: send this many characters, then wait for `resume` before sending the rest. */
@@ -155,6 +157,7 @@ async function answer(request: RecordedRequest, reply: ScriptedReply, res: Serve
   for (let at = 0; at < until; at += size) {
     if (reply.pauseAfterChars !== undefined && at >= reply.pauseAfterChars && at - size < reply.pauseAfterChars)
       await reply.resume;
+    if (reply.chunkDelayMs && at > 0) await sleep(reply.chunkDelayMs);
     if (res.destroyed) return;
     res.write(chunk(id, model, { content: content.slice(at, Math.min(at + size, until)) }, null));
   }

@@ -33,7 +33,7 @@ export function registerGetMapTool(server: McpServer, ctx: McpContext): void {
       runTool(async () => {
         const map = await loadViewerMap(ctx.commands, mapId);
         await waitForAgents(ctx.commands, map.id, waitSeconds ?? 0);
-        const snapshot = await loadMapSnapshot(ctx.commands, map.id);
+        const snapshot = await loadMapSnapshot(ctx.commands, ctx.notes, map.id);
         return toolResult({ ...snapshot }, undefined, renderMapMarkdown(snapshot));
       }, ctx.logError),
   );

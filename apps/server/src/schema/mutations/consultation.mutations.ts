@@ -1,4 +1,8 @@
-import { deleteConsultationRecord, updateConsultationRecord } from '../../commands/consultation-commands.ts';
+import {
+  deleteConsultationRecord,
+  setConsultationStrategy,
+  updateConsultationRecord,
+} from '../../commands/consultation-commands.ts';
 import { ConsultationBusyConflict } from '../../consultations/consultation-service.ts';
 import { VersionConflictError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
@@ -104,5 +108,24 @@ builder.mutationField('deleteConsultationRecord', (t) =>
     errors: { types: ACCESS_ERRORS },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => deleteConsultationRecord(ctx.commands, { id: args.id }),
+  }),
+);
+
+const SetConsultationStrategyInput = builder.inputType('SetConsultationStrategyInput', {
+  fields: (t) => ({
+    consultationId: t.id({ required: true }),
+    strategy: t.field({ type: ConsultationStrategyEnum, required: true }),
+  }),
+});
+
+builder.mutationField('setConsultationStrategy', (t) =>
+  t.field({
+    type: ConsultationRef,
+    description:
+      'Changes what a message sent while a turn runs does, for the messages sent from now on (a running turn goes ' +
+      'on); `ConsultationChanged` STRATEGY on the map feed.',
+    errors: { types: ACCESS_ERRORS },
+    args: { input: t.arg({ type: SetConsultationStrategyInput, required: true }) },
+    resolve: (_root, { input }, ctx) => setConsultationStrategy(ctx.commands, input),
   }),
 );

@@ -48,6 +48,18 @@ const ConsultationNoteRef = builder.objectRef<NoteFile & { mapId: string }>('Con
   }),
 });
 
+/** A map's notes, by path. */
+const notesOfMap = async (ctx: { notes: { list(mapId: string): Promise<NoteFile[]> } }, mapId: string) =>
+  (await ctx.notes.list(mapId)).map((n) => ({ ...n, mapId }));
+
+builder.prismaObjectField('Map', 'notes', (t) =>
+  t.field({
+    type: [ConsultationNoteRef],
+    description: "The Markdown notes its consultations wrote, by path (what the map's exports carry).",
+    resolve: (map, _args, ctx) => notesOfMap(ctx, map.id),
+  }),
+);
+
 builder.prismaObject('ConsultationMessage', {
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -129,10 +141,7 @@ export const ConsultationRef = builder.prismaObject('Consultation', {
     notes: t.field({
       type: [ConsultationNoteRef],
       description: "The map's notes (none before it has a map).",
-      resolve: async (c, _args, ctx) => {
-        const mapId = c.mapId;
-        return mapId ? (await ctx.notes.list(mapId)).map((n) => ({ ...n, mapId })) : [];
-      },
+      resolve: (c, _args, ctx) => (c.mapId ? notesOfMap(ctx, c.mapId) : []),
     }),
   }),
 });

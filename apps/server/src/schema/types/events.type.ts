@@ -225,7 +225,13 @@ const AgentTokens = builder.objectRef<EventOf<'AgentTokens'>>('AgentTokens').imp
   interfaces: [SequencedEventRef],
   fields: (t) => ({
     runId: t.id({ resolve: (e) => e.payload.runId }),
-    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    nodeId: t.id({
+      nullable: true,
+      resolve: (e) => e.payload.nodeId,
+      description:
+        'The node this text is written for (null: the map itself). A run writing several nodes at once — the ' +
+        'parallel tasks of a divergent level — sends each its own events, never one text mixing them.',
+    }),
     text: t.string({ resolve: (e) => e.payload.text }),
   }),
 });
@@ -254,7 +260,7 @@ const QuestionResolved = questionEvent('QuestionResolved', 'A question was answe
 
 const ConsultationChanged = builder.objectRef<EventOf<'ConsultationChanged'>>('ConsultationChanged').implement({
   description:
-    'Something of a consultation changed: `change` says what (MESSAGE, PLAN, LOG, RECORD_ADDED, NOTE_WRITTEN, TURN_ENDED, UNDERSTANDING — its map was created and waits for the person to confirm the understanding, `targetId` the run —, UNDERSTOOD, PROPOSED — its planner proposed sub-questions, `targetId` the run waiting at review —, …), `targetId` the message or record, `line` a line to show.',
+    'Something of a consultation changed: `change` says what (MESSAGE, PLAN, LOG, RECORD_ADDED, NOTE_WRITTEN, TURN_ENDED, UNDERSTANDING — its map was created and waits for the person to confirm the understanding, `targetId` the run —, UNDERSTOOD, PROPOSED — its planner proposed sub-questions, `targetId` the run waiting at review —, STRATEGY — `line` the new strategy —, …), `targetId` the message or record, `line` a line to show.',
   interfaces: [SequencedEventRef],
   fields: (t) => ({
     consultationId: t.id({ resolve: (e) => e.payload.consultationId }),

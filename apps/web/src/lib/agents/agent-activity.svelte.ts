@@ -151,7 +151,11 @@ export class AgentActivity {
         );
         return;
       case 'AgentTokens':
-        this.#update(event.runId, (run) => ({ ...run, text: run.text + event.text }));
+        // A run's own text; a run writing other nodes at once (a divergent session's tasks) streams theirs
+        // to those nodes (the divergent flow shows them), never mixed into the run's.
+        this.#update(event.runId, (run) =>
+          event.nodeId && run.nodeId && event.nodeId !== run.nodeId ? run : { ...run, text: run.text + event.text },
+        );
         return;
       case 'AgentQuestion': {
         const { requestId, runId, nodeId, kind, question, context, expiresAt } = event;

@@ -55,6 +55,18 @@ describe('AgentActivity', () => {
     expect(activity.runEventsSeen).toEqual({ r1: 4 });
   });
 
+  it('should keep a run’s own text apart from what it streams to other nodes (a divergent session’s tasks)', () => {
+    const activity = new AgentActivity();
+    play(activity, [
+      { __typename: 'RunStarted', runId: 'r1', nodeId: 'root', run: { agent: 'divergent', status: 'RUNNING' } },
+      { __typename: 'AgentTokens', runId: 'r1', nodeId: 'root', text: 'Planning' },
+      { __typename: 'AgentTokens', runId: 'r1', nodeId: 't1', text: 'Rents ' },
+      { __typename: 'AgentTokens', runId: 'r1', nodeId: 't2', text: 'Footfall ' },
+      { __typename: 'AgentTokens', runId: 'r1', nodeId: null, text: '…' },
+    ]);
+    expect(activity.activeRun('root')?.text).toBe('Planning…');
+  });
+
   it('should hold a question until it is resolved, and mark the run as waiting', () => {
     const activity = new AgentActivity();
     play(activity, [

@@ -5,11 +5,15 @@ import {
   type CONSULTATION_SUMMARY_FIELDS,
   CONSULTATIONS,
   DELETE_CONSULTATION_RECORD,
+  MAP_CONSULTATION_RECORDS,
+  MAP_NOTES,
   type ResultOf,
   SEND_CONSULTATION_MESSAGE,
+  SET_CONSULTATION_STRATEGY,
   START_CONSULTATION,
   UPDATE_CONSULTATION_RECORD,
 } from '@thinkingmap/client';
+import type { MarkdownMap } from '@thinkingmap/map-markdown';
 import type { Client } from '@urql/core';
 import { type ApiError, requestError } from '../api/api-error.ts';
 import { runMutation, runQuery } from '../api/request.ts';
@@ -125,6 +129,17 @@ export class ConsultationState {
     return null;
   }
 
+  /** The person changes what a message sent while the open consultation works does, from the next one on. */
+  async setStrategy(strategy: ConsultationStrategy): Promise<ApiError | null> {
+    const consultation = this.current;
+    if (!consultation || consultation.strategy === strategy) return null;
+    const result = await runMutation(this.client, SET_CONSULTATION_STRATEGY, {
+      input: { consultationId: consultation.id, strategy },
+    });
+    await Promise.all([this.#readCurrent(), this.loadList()]);
+    return result.ok ? null : result.error;
+  }
+
   /** The person corrects a record (its kind and words), from the version they saw. */
   async updateRecord(
     record: ConsultationRecord,
@@ -152,6 +167,19 @@ export class ConsultationState {
     return result.ok ? { ok: true, content: result.value.content } : result;
   }
 
+  /** What the map's exports carry of its consultations: their records (oldest first) and the notes. */
+  async exportable(): Promise<
+    { ok: true; value: Pick<Required<MarkdownMap>, 'consultations' | 'notes'> } | { ok: false; error: ApiError }
+  > {
+    const [records, map] = await Promise.all([
+      runQuery(this.client, MAP_CONSULTATION_RECORDS, { mapId: this.mapId }),
+      runQuery(this.client, MAP_NOTES, { mapId: this.mapId }),
+    ]);
+    if (!records.ok) return records;
+    if (!map.ok) return map;
+    return { ok: true, value: { consultations: [...records.value.data].reverse(), notes: map.value.notes } };
+  }
+
   /** Applies one of the map's events. */
   apply(event: MapEvent): void {
     if (!isConsultationEvent(event)) return;
@@ -170,6 +198,7 @@ export class ConsultationState {
     }
     if (
       event.change === 'STARTED' ||
+      event.change === 'STRATEGY' ||
       event.change === 'MESSAGE' ||
       event.change === 'TURN_STARTED' ||
       event.change === 'TURN_ENDED'

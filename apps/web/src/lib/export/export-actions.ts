@@ -1,3 +1,4 @@
+import type { MarkdownMap } from '@thinkingmap/map-markdown';
 import type { Language, MapDependency, MapFields, MapNode } from '../api/results.ts';
 import { translate } from '../i18n/translate.ts';
 import { download } from './download.ts';
@@ -23,13 +24,15 @@ export interface ExportSource {
   branchId: string | null;
   /** The interface language (the image's status words). */
   language: Language;
+  /** The consultations' records and the map's notes (a whole map's text exports carry them). */
+  consultations?: Pick<MarkdownMap, 'consultations' | 'notes'>;
 }
 
 const isText = (format: ExportFormat): format is TextFormat => format !== 'svg' && format !== 'png';
 
 /** The text of a text export (Markdown, OPML, JSON) of the map or branch. */
 export function exportText(format: TextFormat, source: ExportSource): string | null {
-  const map = exportableMap(source.map, source.nodes, source.dependencies, source.branchId);
+  const map = exportableMap(source.map, source.nodes, source.dependencies, source.branchId, source.consultations);
   return map ? renderText(format, map) : null;
 }
 

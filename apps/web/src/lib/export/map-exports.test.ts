@@ -78,4 +78,23 @@ describe('the map exports', () => {
     expect(exportFileName('开咖啡店？', 'opml')).toBe('开咖啡店.opml');
     expect(exportFileName('///', 'png')).toBe('thinking-map.png');
   });
+
+  it('should carry the consultations’ records and notes in the whole map’s Markdown and JSON, not in a branch', () => {
+    const consultations = {
+      consultations: [
+        { id: 'k1', records: [{ id: 'r1', kind: 'DECISION' as const, content: 'open near the station' }] },
+      ],
+      notes: [{ path: 'plans/lease.md', content: '# Lease\n\nTwo years.' }],
+    };
+    const whole = exportableMap(aMap({ title: 'Café' }), nodes, deps, null, consultations)!;
+    const markdown = renderText('markdown', whole);
+    expect(markdown).toContain('## Consultation records\n\n### Consultation\n\n- **Decision:** open near the station');
+    expect(markdown).toContain('## Notes\n\n### plans/lease.md\n\n```markdown\n# Lease\n\nTwo years.\n```\n');
+    expect(markdown).not.toContain('k1');
+    const json = JSON.parse(renderText('json', whole));
+    expect(json.notes).toEqual(consultations.notes);
+    expect(json.consultations[0].records[0]).toMatchObject({ kind: 'DECISION', content: 'open near the station' });
+    const branch = exportableMap(aMap({ title: 'Café' }), nodes, deps, 'where', consultations)!;
+    expect(renderText('markdown', branch)).not.toContain('Consultation records');
+  });
 });

@@ -26,17 +26,20 @@ export const FILE_TYPES: Record<ExportFormat, { extension: string; mime: string 
 
 /**
  * The map as the shared renderers take it (`@thinkingmap/map-markdown`), from what the workspace holds: each
- * node with the ids it waits for; `branchId` cuts out one branch (map-markdown's `mapBranch`).
+ * node with the ids it waits for, and the consultations' records and notes when given; `branchId` cuts out one
+ * branch (map-markdown's `mapBranch`: without the map-wide records and notes).
  */
 export function exportableMap(
   map: MapFields,
   nodes: Iterable<MapNode>,
   dependencies: Iterable<MapDependency>,
   branchId: string | null = null,
+  consultations: Pick<MarkdownMap, 'consultations' | 'notes'> = {},
 ): MarkdownMap | null {
   const deps = [...dependencies];
   const whole: MarkdownMap = {
     ...map,
+    ...consultations,
     nodes: [...nodes].map((node) => ({
       ...node,
       dependsOn: deps.filter((d) => d.nodeId === node.id).map((d) => d.dependsOnId),

@@ -88,6 +88,24 @@ export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
 
+/**
+ * The header's controls that do not fit on the screen (cut off by the header instead of overflowing the page,
+ * which {@link horizontalOverflow} cannot see), and the search box's width.
+ */
+export function headerFit(page: Page): Promise<{ offScreen: string[]; searchWidth: number }> {
+  return page.getByTestId('workspace-header').evaluate((header) => {
+    const offScreen = [...header.querySelectorAll<HTMLElement>('button, input, a')]
+      .filter((el) => el.offsetParent !== null)
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.left < 0 || box.right > window.innerWidth || box.width < 24;
+      })
+      .map((el) => el.getAttribute('aria-label') ?? el.getAttribute('data-testid') ?? el.textContent?.trim() ?? '?');
+    const search = header.querySelector<HTMLElement>('#map-search');
+    return { offScreen, searchWidth: Math.round(search?.getBoundingClientRect().width ?? 0) };
+  });
+}
+
 const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** A violation axe-core reports: the rule, its impact and where. */

@@ -222,7 +222,7 @@ export async function startScriptedModel() {
   const calls = new Map<string, number>();
   /** Answers (by schema name) that stop streaming half-way until released (to watch them being written). */
   const held = new Map<string, { resume: Promise<void>; afterChars: number }>();
-  /** The next divergent task's text stops streaming half-way until released (to watch it run). */
+  /** The next divergent task's text stops streaming half-way until released, then goes on slowly (to watch it run). */
   let heldTask: { resume: Promise<void> } | null = null;
   const server = await startOpenAiServer({
     respond: (request) => {
@@ -240,7 +240,8 @@ export async function startScriptedModel() {
         if (heldTask && /^(Task|任务): /m.test(prompt)) {
           const { resume } = heldTask;
           heldTask = null;
-          return { ...reply, pauseAfterChars: 12, resume };
+          // Released, the rest is written slowly, a piece at a time, so the page can be seen following it.
+          return { ...reply, pauseAfterChars: 12, resume, chunkDelayMs: 200 };
         }
         return reply;
       }

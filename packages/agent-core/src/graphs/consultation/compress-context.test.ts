@@ -26,8 +26,12 @@ describe('consultation context compression', () => {
     expect(Math.max(...sizes)).toBeLessThan(12_000);
     // Compression happened, and the latest prompts carry the latest summary instead of the early turns.
     expect(store.writes.filter((w) => w.startsWith('compress')).length).toBeGreaterThan(3);
+    // The last reply's prompt carries the summary written after the turn before it (each turn's compression
+    // follows its reply).
     const lastPrompt = fronts.at(-1)?.prompt ?? '';
-    expect(lastPrompt).toContain(`Summary of earlier messages:\n${held().summary}`);
+    const summarised = model.callsOf('summarize').length;
+    expect(held().summary).toBe(`Summary ${summarised}: tea shop, budget.`);
+    expect(lastPrompt).toContain(`Summary of earlier messages:\nSummary ${summarised - 1}: tea shop, budget.`);
     expect(lastPrompt).not.toContain('Turn 1:');
     expect(lastPrompt).toContain(`Turn ${turns}:`);
     // The summariser saw the earlier summary and the messages it absorbs.
@@ -49,5 +53,20 @@ describe('consultation context compression', () => {
       .messages.filter((m) => m.compressed)
       .map((m) => m.text);
     expect(compressed).toEqual(['one', 'Answer 1', 'two', 'Answer 2']);
+  });
+
+  it('should answer the person before it summarises: the front call never waits for the summary', async () => {
+    const model = new ControlledModel({
+      front: [1, 2, 3].map((i) => ({ value: reply(`Answer ${i}`, 'chat') })),
+      summarize: [{ value: { summary: 'Earlier: alpha and beta.' } }],
+    });
+    const { conductor, held } = setUpConsultation(model, { compressAfterTurns: 2 });
+    for (const text of ['alpha', 'beta', 'gamma']) await (await conductor.send('c1', text, 'INTERRUPT')).turn;
+    expect(model.calls.map((c) => c.agent)).toEqual(['front', 'front', 'front', 'summarize']);
+    // The reply of the turn that compressed saw the latest message, not the ones being summarised.
+    const third = model.callsOf('front')[2]?.prompt ?? '';
+    expect(third).toContain('gamma');
+    expect(third).not.toContain('alpha');
+    expect(held().summary).toBe('Earlier: alpha and beta.');
   });
 });

@@ -1,20 +1,12 @@
 import { MemorySaver } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { OfflineModel } from '../../model/offline-model.ts';
+import { criticChange, criticFinding } from '../../testing/critic-answers.ts';
 import { criticStore } from '../../testing/in-memory-critic-store.ts';
 import { InMemoryStore } from '../../testing/in-memory-store.ts';
 import { RecordingEvents } from '../../testing/recording-events.ts';
 import { ScriptedModel } from '../../testing/scripted-model.ts';
 import { createCriticGraph } from './graph.ts';
-
-const change = (command: string, node: string, extra: Record<string, string | null> = {}) => ({
-  command,
-  node,
-  question: null,
-  goal: null,
-  dependsOn: null,
-  ...extra,
-});
 
 async function setUp(model: ScriptedModel | OfflineModel) {
   const store = new InMemoryStore();
@@ -35,30 +27,20 @@ describe('critic graph', () => {
         {
           summary: 'Two questions overlap and demand is missing.',
           findings: [
-            {
-              kind: 'OVERLAP',
-              nodes: ['n2', 'n3'],
-              explanation: 'Same cost.',
-              change: change('EDIT_QUESTION', 'n3', { question: 'Equipment cost?' }),
-            },
-            {
-              kind: 'GAP',
-              nodes: ['n1'],
-              explanation: 'No demand.',
-              change: change('ADD_SUB_QUESTION', 'n1', { question: 'Demand?', goal: 'size' }),
-            },
-            {
-              kind: 'GAP',
-              nodes: ['n9'],
-              explanation: 'Unknown node.',
-              change: change('ADD_SUB_QUESTION', 'n9', { question: 'x' }),
-            },
-            {
-              kind: 'UNSUPPORTED',
-              nodes: ['n2'],
-              explanation: 'No conclusion to redo.',
-              change: change('REDO_CONCLUSION', 'n2'),
-            },
+            criticFinding(
+              'OVERLAP',
+              ['n2', 'n3'],
+              'Same cost.',
+              criticChange('EDIT_QUESTION', 'n3', { question: 'Equipment cost?' }),
+            ),
+            criticFinding(
+              'GAP',
+              ['n1'],
+              'No demand.',
+              criticChange('ADD_SUB_QUESTION', 'n1', { question: 'Demand?', goal: 'size' }),
+            ),
+            criticFinding('GAP', ['n9'], 'Unknown node.', criticChange('ADD_SUB_QUESTION', 'n9', { question: 'x' })),
+            criticFinding('UNSUPPORTED', ['n2'], 'No conclusion to redo.', criticChange('REDO_CONCLUSION', 'n2')),
           ],
         },
       ],

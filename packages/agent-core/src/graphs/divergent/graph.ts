@@ -1,6 +1,7 @@
 import { END, Send, START, StateGraph } from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { instrumentStep, type Step } from '../shared/instrument-step.ts';
+import { StepKind, stepKind } from '../shared/step-kind.ts';
 import type { DivergentDeps } from './divergent-deps.ts';
 import { DIVERGENT_GRAPH } from './divergent-graph-name.ts';
 import { closeLevel } from './nodes/close-level.ts';
@@ -22,7 +23,7 @@ function afterScore(s: DivergentStateType) {
   const score = s.scores.at(-1)?.overall ?? 0;
   // Tasks the person added still run (one more level) even when the score reached the threshold.
   const reached = score >= s.threshold && s.extraTasks.length === 0;
-  return s.stopRequested || reached || s.level >= s.maxLevels ? 'writeFinal' : 'planTasks';
+  return s.stopRequested || reached || s.level >= s.maxLevels ? 'finish' : 'deeper';
 }
 
 /**
@@ -35,43 +36,46 @@ function afterScore(s: DivergentStateType) {
 export function createDivergentGraph(deps: DivergentDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
   const step = <U>(name: string, fn: Step<DivergentStateType, U>) =>
     instrumentStep(DIVERGENT_GRAPH, name, deps.events, fn);
+  const AGENT = stepKind(StepKind.AGENT);
+  const TOOL = stepKind(StepKind.TOOL);
   return new StateGraph(DivergentState)
-    .addNode('readIntent', step('readIntent', readIntent(deps)))
-    .addNode('writeSummary', step('writeSummary', writeSummary(deps)))
-    .addNode('evaluateCompletion', step('evaluateCompletion', evaluateCompletion(deps)))
-    .addNode('planTasks', step('planTasks', planTasks(deps)))
-    .addNode('reviewTasks', step('reviewTasks', reviewTasks(deps)))
-    .addNode('createTasks', step('createTasks', createTasks(deps)))
-    .addNode('runTask', step('runTask', runTask(deps)))
-    .addNode('closeLevel', step('closeLevel', closeLevel(deps)))
-    .addNode('writeFinal', step('writeFinal', writeFinal(deps)))
+    .addNode('readIntent', step('readIntent', readIntent(deps)), TOOL)
+    .addNode('writeSummary', step('writeSummary', writeSummary(deps)), AGENT)
+    .addNode('evaluateCompletion', step('evaluateCompletion', evaluateCompletion(deps)), AGENT)
+    .addNode('planTasks', step('planTasks', planTasks(deps)), AGENT)
+    .addNode('reviewTasks', step('reviewTasks', reviewTasks(deps)), stepKind(StepKind.HUMAN))
+    .addNode('createTasks', step('createTasks', createTasks(deps)), TOOL)
+    .addNode('runTask', step('runTask', runTask(deps)), AGENT)
+    .addNode('closeLevel', step('closeLevel', closeLevel(deps)), TOOL)
+    .addNode('writeFinal', step('writeFinal', writeFinal(deps)), AGENT)
     .addEdge(START, 'readIntent')
     .addEdge('readIntent', 'writeSummary')
-    .addConditionalEdges(
-      'writeSummary',
-      (s) => (s.stopRequested ? 'writeFinal' : s.level === 0 ? 'planTasks' : 'evaluateCompletion'),
-      ['planTasks', 'evaluateCompletion', 'writeFinal'],
-    )
-    .addConditionalEdges('evaluateCompletion', afterScore, ['planTasks', 'writeFinal'])
+    .addConditionalEdges('writeSummary', (s) => (s.stopRequested ? 'stopped' : s.level === 0 ? 'plan' : 'score'), {
+      plan: 'planTasks',
+      score: 'evaluateCompletion',
+      stopped: 'writeFinal',
+    })
+    .addConditionalEdges('evaluateCompletion', afterScore, { deeper: 'planTasks', finish: 'writeFinal' })
     .addConditionalEdges(
       'planTasks',
-      (s) => (s.plan.length === 0 ? 'writeFinal' : s.reviewEachLevel ? 'reviewTasks' : 'createTasks'),
-      ['writeFinal', 'reviewTasks', 'createTasks'],
+      (s) => (s.plan.length === 0 ? 'nothingPlanned' : s.reviewEachLevel ? 'review' : 'approved'),
+      { nothingPlanned: 'writeFinal', review: 'reviewTasks', approved: 'createTasks' },
     )
-    .addConditionalEdges('reviewTasks', (s) => (s.plan.length === 0 ? 'writeFinal' : 'createTasks'), [
-      'writeFinal',
-      'createTasks',
-    ])
+    .addConditionalEdges('reviewTasks', (s) => (s.plan.length === 0 ? 'stopped' : 'approved'), {
+      stopped: 'writeFinal',
+      approved: 'createTasks',
+    })
     .addConditionalEdges(
       'createTasks',
-      (s) => (s.tasks.length ? s.tasks.map((task) => new Send('runTask', { ...s, task })) : 'writeFinal'),
-      ['runTask', 'writeFinal'],
+      // Each task runs as its own branch (a `Send` carries it past the labels); no task left ends the session.
+      (s) => (s.tasks.length ? s.tasks.map((task) => new Send('runTask', { ...s, task })) : 'noTasks'),
+      { runTasks: 'runTask', noTasks: 'writeFinal' },
     )
     .addEdge('runTask', 'closeLevel')
-    .addConditionalEdges('closeLevel', (s) => (s.outcome === 'ALL_FAILED' ? END : 'writeSummary'), [
-      END,
-      'writeSummary',
-    ])
+    .addConditionalEdges('closeLevel', (s) => (s.outcome === 'ALL_FAILED' ? 'allFailed' : 'summarize'), {
+      allFailed: END,
+      summarize: 'writeSummary',
+    })
     .addEdge('writeFinal', END)
     .compile({ checkpointer: options.checkpointer })
     .withConfig({ recursionLimit: RECURSION_LIMIT });

@@ -45,7 +45,30 @@ export const FINAL_SYSTEM: Bilingual = {
   zh: `你负责撰写 ThinkingMap 发散探索的最终输出：一篇回答用户意图的 Markdown 文档，包含标题、分节，并按编号（如 [L1.T2]）引用所依据的任务结果。说明仍不确定的地方。用中文写。`,
 };
 
-const line = (zh: boolean, en: string, cn: string) => (zh ? cn : en);
+/** The labels of the prompts' sections. */
+const LABEL = {
+  intent: { en: 'Intent', zh: '用户意图' },
+  previousSummary: { en: 'Previous summary', zh: '上一版总结' },
+  currentSummary: { en: 'Current summary', zh: '当前总结' },
+  finalSummary: { en: 'Final summary', zh: '最终总结' },
+  taskResults: { en: 'Task results', zh: '任务结果' },
+  allTaskResults: { en: 'All task results', zh: '所有任务结果' },
+  feedback: { en: "The person's feedback (take it into account)", zh: '用户的反馈（必须考虑）' },
+  skills: { en: 'Skills you may use', zh: '可用技能' },
+  score: { en: 'Current completion score', zh: '当前完成度' },
+} satisfies Record<string, Bilingual>;
+
+/** One labelled section of a prompt (the text below its label, or after it on the same line). */
+const section = (language: Language, label: Bilingual, text: string, separator = ':\n') =>
+  `${label[language]}${separator}${text}`;
+
+/** A prompt's messages: the system text, then the sections given (empty ones left out) as the user's message. */
+function chat(system: string, sections: (string | false | null)[]): ChatMessage[] {
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: sections.filter(Boolean).join('\n\n') },
+  ];
+}
 
 /** The results as the prompts quote them: `[key] name` then the text. */
 export function resultsText(results: CitableResult[]): string {
@@ -60,16 +83,12 @@ export function summarizeMessages(
   results: CitableResult[],
   feedback: string | null,
 ): ChatMessage[] {
-  const zh = language === 'zh';
-  let content = `${line(zh, 'Intent', '用户意图')}:\n${intent}`;
-  if (previous) content += `\n\n${line(zh, 'Previous summary', '上一版总结')}:\n${previous}`;
-  if (results.length) content += `\n\n${line(zh, 'Task results', '任务结果')}:\n${resultsText(results)}`;
-  if (feedback)
-    content += `\n\n${line(zh, "The person's feedback (take it into account)", '用户的反馈（必须考虑）')}:\n${feedback}`;
-  return [
-    { role: 'system', content: SUMMARIZE_SYSTEM[language] },
-    { role: 'user', content },
-  ];
+  return chat(SUMMARIZE_SYSTEM[language], [
+    section(language, LABEL.intent, intent),
+    previous && section(language, LABEL.previousSummary, previous),
+    results.length > 0 && section(language, LABEL.taskResults, resultsText(results)),
+    feedback && section(language, LABEL.feedback, feedback),
+  ]);
 }
 
 /** Messages of the planner: the skills offered, the intent, the summary, its score and the person's feedback. */
@@ -81,14 +100,13 @@ export function planMessages(
   max: number,
   score: number | null,
 ): ChatMessage[] {
-  const zh = language === 'zh';
   const offered = skills.map((s) => `- ${s}: ${SKILL_TEXT[s][language]}`).join('\n');
-  let content = `${line(zh, 'Skills you may use', '可用技能')}:\n${offered}\n\n${line(zh, 'Intent', '用户意图')}:\n${intent}\n\n${line(zh, 'Current summary', '当前总结')}:\n${summary}`;
-  if (score !== null) content += `\n\n${line(zh, 'Current completion score', '当前完成度')}: ${score}`;
-  return [
-    { role: 'system', content: PLAN_SYSTEM[language].replace('{max}', String(max)) },
-    { role: 'user', content },
-  ];
+  return chat(PLAN_SYSTEM[language].replace('{max}', String(max)), [
+    section(language, LABEL.skills, offered),
+    section(language, LABEL.intent, intent),
+    section(language, LABEL.currentSummary, summary),
+    score !== null && section(language, LABEL.score, String(score), ': '),
+  ]);
 }
 
 /** Messages of the evaluator: the intent, the current summary and all task results. */
@@ -98,12 +116,11 @@ export function evaluateMessages(
   summary: string,
   results: CitableResult[],
 ): ChatMessage[] {
-  const zh = language === 'zh';
-  const content = `${line(zh, 'Intent', '用户意图')}:\n${intent}\n\n${line(zh, 'Current summary', '当前总结')}:\n${summary}\n\n${line(zh, 'All task results', '所有任务结果')}:\n${resultsText(results) || '-'}`;
-  return [
-    { role: 'system', content: EVALUATE_SYSTEM[language] },
-    { role: 'user', content },
-  ];
+  return chat(EVALUATE_SYSTEM[language], [
+    section(language, LABEL.intent, intent),
+    section(language, LABEL.currentSummary, summary),
+    section(language, LABEL.allTaskResults, resultsText(results) || '-'),
+  ]);
 }
 
 /** Messages of the final output: the intent, the last summary and the results to cite. */
@@ -113,10 +130,9 @@ export function finalMessages(
   summary: string,
   results: CitableResult[],
 ): ChatMessage[] {
-  const zh = language === 'zh';
-  const content = `${line(zh, 'Intent', '用户意图')}:\n${intent}\n\n${line(zh, 'Final summary', '最终总结')}:\n${summary}\n\n${line(zh, 'Task results', '任务结果')}:\n${resultsText(results) || '-'}`;
-  return [
-    { role: 'system', content: FINAL_SYSTEM[language] },
-    { role: 'user', content },
-  ];
+  return chat(FINAL_SYSTEM[language], [
+    section(language, LABEL.intent, intent),
+    section(language, LABEL.finalSummary, summary),
+    section(language, LABEL.taskResults, resultsText(results) || '-'),
+  ]);
 }

@@ -22,3 +22,6 @@ export function recordDecision(
 
 /** The reason given for a choice the person made (in the map's language). */
 export const CHOSEN_BY_PERSON = { en: 'chosen by the person', zh: '用户指定' } as const;
+
+/** The reason given for a decomposition a consultation's planner proposed (in the map's language). */
+export const PROPOSED_BY_PLANNER = { en: "proposed by the consultation's planner", zh: '由咨询规划者提议' } as const;

@@ -33,7 +33,8 @@ describe('describeGraph', () => {
         events: new RecordingEvents(),
         critic: criticStore(store),
       };
-      const drawn = await create(runnable).getGraphAsync();
+      // Building reads no port but the events one; the graphs that need more ports are never run here.
+      const drawn = await create(runnable as never).getGraphAsync();
       expect(topology.nodes.map((n) => n.id).sort()).toEqual(Object.keys(drawn.nodes).sort());
       expect(topology.edges.map((e) => `${e.source}->${e.target}:${e.conditional}`).sort()).toEqual(
         drawn.edges.map((e) => `${e.source}->${e.target}:${Boolean(e.conditional)}`).sort(),
@@ -60,6 +61,22 @@ describe('describeGraph', () => {
     const understand = topologies.find((t) => t.name === 'understand-problem')!;
     expect(understand.nodes.find((n) => n.id === 'restateProblem')?.kind).toBe('AGENT');
     expect(understand.edges.find((e) => e.label === 'corrected')?.target).toBe('restateProblem');
+  });
+
+  it('should draw the divergent and consultation graphs with their branches and the divergent review pause', async () => {
+    const topologies = await agentGraphTopologies();
+    expect(topologies.map((t) => t.name).sort()).toEqual(Object.keys(AGENT_GRAPHS).sort());
+    const divergent = topologies.find((t) => t.name === 'divergent')!;
+    const branch = (graph: typeof divergent, source: string, label: string) =>
+      graph.edges.find((e) => e.source === source && e.label === label)?.target;
+    expect(branch(divergent, 'evaluateCompletion', 'deeper')).toBe('planTasks');
+    expect(branch(divergent, 'closeLevel', 'summarize')).toBe('writeSummary');
+    expect(branch(divergent, 'createTasks', 'runTasks')).toBe('runTask');
+    expect(divergent.interruptPoints).toEqual(['reviewTasks']);
+    const consultation = topologies.find((t) => t.name === 'consultation')!;
+    expect(branch(consultation, 'planner_agent', 'record')).toBe('db_writer');
+    expect(branch(consultation, 'db_writer', 'plan')).toBe('planner_agent');
+    expect(consultation.nodes.find((n) => n.id === 'front_agent')?.kind).toBe('AGENT');
   });
 
   it('should change when the graph changes', async () => {

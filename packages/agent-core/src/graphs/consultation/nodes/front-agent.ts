@@ -4,6 +4,7 @@ import { FRONT_REPLY_READABLE, FrontReplySchema, FrontRoute } from '../../../sch
 import type { ConsultationDeps } from '../consultation-deps.ts';
 import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
 import { throwIfAborted } from './abort.ts';
+import { messagesToCompress } from './compress-context.ts';
 
 /**
  * The front agent (design 003's `front_agent`). After the planner asked for it, it puts the planner's
@@ -29,7 +30,9 @@ export function frontAgent(deps: ConsultationDeps) {
       schema: FrontReplySchema,
       schemaName: 'front_reply',
       readable: FRONT_REPLY_READABLE,
-      messages: frontMessages(state),
+      // The messages the compression after this reply summarises are left out now (the summary so far stands
+      // for what came before them), so the prompt stays bounded without the reply waiting for a summary.
+      messages: frontMessages(state, new Set(messagesToCompress(state, deps))),
       offlineHint: { language: state.language, question: latest?.text ?? '' },
       signal: config.signal,
       onToken: (text) => deps.stream?.replyStreamed(state.consultationId, text),

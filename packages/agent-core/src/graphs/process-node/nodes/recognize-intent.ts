@@ -5,7 +5,7 @@ import { IntentDecisionSchema } from '../../../schemas/intent-decision.ts';
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
-import { CHOSEN_BY_PERSON, recordDecision } from '../record-decision.ts';
+import { CHOSEN_BY_PERSON, PROPOSED_BY_PLANNER, recordDecision } from '../record-decision.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 const LIMIT_REACHED = {
@@ -14,7 +14,8 @@ const LIMIT_REACHED = {
 } as const;
 
 /**
- * Decides DECOMPOSE, CONCLUDE, EXPLORE or CLARIFY. The person's override wins (once). Plain-code caps then
+ * Decides DECOMPOSE, CONCLUDE, EXPLORE or CLARIFY. The person's override wins (once); a consultation planner's
+ * proposal is recorded as the planner's decision. Plain-code caps then
  * apply: no EXPLORE after `maxExplorations` searches, no CLARIFY after `maxQuestions` questions — the run
  * concludes with what it has instead of looping. Each choice is recorded as a decision of the run (the
  * model's reason and confidence, the person's override, or the cap with what the model had proposed).
@@ -25,7 +26,12 @@ export function recognizeIntent(deps: AgentDeps) {
     let reason: string;
     let confidence: number | null = null;
     let decidedBy: DecidedBy = 'MODEL';
-    if (state.intentOverride) {
+    if (state.intentOverride && state.proposalOverride) {
+      // A consultation's planner proposed this decomposition: its choice, not the person's.
+      intent = state.intentOverride;
+      reason = PROPOSED_BY_PLANNER[state.language];
+      decidedBy = 'PLANNER';
+    } else if (state.intentOverride) {
       intent = state.intentOverride;
       reason = CHOSEN_BY_PERSON[state.language];
       decidedBy = 'PERSON';

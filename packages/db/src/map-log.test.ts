@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { testProviders } from './test-database.ts';
+import { useTestDatabase } from './use-test-database.ts';
+
+const providers = await testProviders();
+
+describe.each(providers)('map log on %s', (provider) => {
+  const database = useTestDatabase(provider);
+
+  async function newMap() {
+    const { db } = database;
+    return db.write(async (tx) => {
+      const user = await tx.user.create({ data: { name: 'log' } });
+      return tx.map.create({
+        data: { ownerId: user.id, title: 'log', constraints: ['a', 'b'], tokenBudget: 500, autoRun: false },
+      });
+    });
+  }
+
+  it('should read a map row exactly as Prisma reads it, inside a write', async () => {
+    const { db } = database;
+    const map = await newMap();
+    const [fromLog, fromPrisma] = await db.write(async (tx) => [
+      await db.mapLog.openMap(tx, map.id),
+      await tx.map.findUnique({ where: { id: map.id } }),
+    ]);
+    expect(fromLog).toEqual(fromPrisma);
+    expect(fromLog?.updatedAt).toBeInstanceOf(Date);
+    expect(await db.write((tx) => db.mapLog.openMap(tx, 'no-such-map'))).toBeNull();
+  });
+
+  it('should append events that Prisma reads back, moving the map on', async () => {
+    const { db } = database;
+    const map = await newMap();
+    const createdAt = new Date('2026-01-02T03:04:05.678Z');
+    await db.write((tx) =>
+      db.mapLog.append(tx, map.id, 2, [
+        { seq: 1, type: 'NodeCreated', version: 2, payload: { node: { id: 'n', text: '中文' } }, createdAt },
+        {
+          seq: 2,
+          type: 'NodeUpdated',
+          version: 1,
+          payload: { list: [1, null] },
+          createdAt,
+          actorId: map.ownerId,
+          runId: 'r',
+          step: 'draft',
+          changeSeq: 1,
+          revertsSeq: null,
+          changeKind: 'EDIT',
+        },
+      ]),
+    );
+    const events = await db.read.event.findMany({ where: { mapId: map.id }, orderBy: { seq: 'asc' } });
+    expect(events.map(({ id: _id, ...e }) => e)).toEqual([
+      {
+        mapId: map.id,
+        seq: 1,
+        type: 'NodeCreated',
+        version: 2,
+        payload: { node: { id: 'n', text: '中文' } },
+        createdAt,
+        actorId: null,
+        runId: null,
+        step: null,
+        changeSeq: null,
+        revertsSeq: null,
+        changeKind: null,
+      },
+      {
+        mapId: map.id,
+        seq: 2,
+        type: 'NodeUpdated',
+        version: 1,
+        payload: { list: [1, null] },
+        createdAt,
+        actorId: map.ownerId,
+        runId: 'r',
+        step: 'draft',
+        changeSeq: 1,
+        revertsSeq: null,
+        changeKind: 'EDIT',
+      },
+    ]);
+    const after = await db.read.map.findUniqueOrThrow({ where: { id: map.id } });
+    expect(after.lastSeq).toBe(2);
+    expect(after.updatedAt.getTime()).toBeGreaterThanOrEqual(map.updatedAt.getTime());
+    expect((await db.mapVersion(map.id))?.lastSeq).toBe(2);
+    // A sequence number is never reused: the log refuses a second event with it, and the write rolls back.
+    await expect(
+      db.write((tx) => db.mapLog.append(tx, map.id, 3, [{ seq: 2, type: 'X', version: 1, payload: {}, createdAt }])),
+    ).rejects.toThrow();
+    expect((await db.read.map.findUniqueOrThrow({ where: { id: map.id } })).lastSeq).toBe(2);
+  });
+
+  it('should store a receipt once and read its result back', async () => {
+    const { db } = database;
+    expect(await db.write((tx) => db.mapLog.receipt(tx, 'k1'))).toBeNull();
+    await db.write((tx) => db.mapLog.storeReceipt(tx, 'k1', { id: 'x', n: 2, nested: [true] }));
+    expect(await db.write((tx) => db.mapLog.receipt(tx, 'k1'))).toEqual({ result: { id: 'x', n: 2, nested: [true] } });
+    expect((await db.read.commandReceipt.findUniqueOrThrow({ where: { key: 'k1' } })).result).toEqual({
+      id: 'x',
+      n: 2,
+      nested: [true],
+    });
+    await expect(db.write((tx) => db.mapLog.storeReceipt(tx, 'k1', null))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "DecidedBy" ADD VALUE 'PLANNER';

@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "SuggestionStatus" ADD VALUE 'UNDONE';
