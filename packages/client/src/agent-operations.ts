@@ -54,6 +54,22 @@ export const REVIEW_DECOMPOSITION = graphql(
   [RUN_FIELDS, ERROR_FIELDS],
 );
 
+/** Re-runs a node run from one of its steps with changed input (a new run, linked to the original). */
+export const FORK_RUN = graphql(
+  `
+  mutation ForkRun($input: ForkRunInput!) {
+    forkRun(input: $input) {
+      __typename
+      ... on AgentRun {
+        ...RunFields
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [RUN_FIELDS, ERROR_FIELDS],
+);
+
 /** Cancels a running or waiting run. */
 export const CANCEL_RUN = graphql(
   `

@@ -106,6 +106,8 @@ export const RUN_FIELDS = graphql(`
     completionTokens
     createdAt
     finishedAt
+    forkedFromRunId
+    forkedFromStep
     waitingFor {
       id
       question

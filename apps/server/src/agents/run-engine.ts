@@ -40,6 +40,10 @@ const RECOVER = Symbol('recover');
 const START = Symbol('start');
 type Start = { readonly [START]: unknown };
 const isStart = (input: unknown): input is Start => typeof input === 'object' && input !== null && START in input;
+/** Marks the drive input of a fork (`fork`): the state update that sets its copied checkpoint before its step. */
+const FORK = Symbol('fork');
+type Fork = { readonly [FORK]: { values: Record<string, unknown>; asNode: string } };
+const isFork = (input: unknown): input is Fork => typeof input === 'object' && input !== null && FORK in input;
 
 /** How runs behave; every value has a default. */
 export interface RunSettings {
@@ -159,6 +163,14 @@ export class RunEngine {
     return this.drive(run, { [START]: input } satisfies Start);
   }
 
+  /**
+   * Drives a fork: its thread holds a copy of the original run's checkpoint; `update` puts it just before the
+   * step it re-runs from (see `forkUpdate`), and the graph goes on from there.
+   */
+  fork(run: AgentRun, update: { values: Record<string, unknown>; asNode: string }): Promise<void> {
+    return this.drive(run, { [FORK]: update } satisfies Fork);
+  }
+
   /** Resolves when every drive in progress has settled (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.#chains.size) await Promise.all([...this.#chains.values()]);
@@ -255,8 +267,16 @@ export class RunEngine {
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
     try {
-      const from =
-        given === RECOVER ? await recoveryInput(graph, run.threadId, run.input, await this.#replies(run.id)) : given;
+      if (isFork(given)) {
+        // Stored at once, so a process that dies before the fork's first pause recovers from its step.
+        await graph.updateState({ configurable: { thread_id: run.threadId } }, given[FORK].values, given[FORK].asNode);
+        await db.write((tx) => checkpoints.keepIn(tx));
+      }
+      const from = isFork(given)
+        ? null
+        : given === RECOVER
+          ? await recoveryInput(graph, run.threadId, run.input, await this.#replies(run.id))
+          : given;
       outcome = await driveRun(graph, from, {
         run: ref,
         threadId: run.threadId,

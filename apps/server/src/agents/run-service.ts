@@ -1,4 +1,12 @@
-import { DIVERGENT_LIMITS, type SubQuestionProposal } from '@thinkingmap/agent-core';
+import {
+  DIVERGENT_LIMITS,
+  FORKABLE_STEPS,
+  forkChangeProblem,
+  forkUpdate,
+  isForkableStep,
+  ReviewDecompositionReplySchema,
+  type SubQuestionProposal,
+} from '@thinkingmap/agent-core';
 import {
   ACTIVE_RUN_STATUSES,
   AgentGraph,
@@ -8,6 +16,7 @@ import {
   DecompositionStrategy,
   isGateQuestion,
   NodeIntent,
+  QuestionKind,
   type Tx,
 } from '@thinkingmap/db';
 import { z } from 'zod';
@@ -15,7 +24,9 @@ import type { CommandContext } from '../commands/context.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
 import { steerDivergent } from '../divergent/steer-divergent.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { undoRunCreations } from '../history/undo-commands.ts';
+import { UndoRefusedError } from '../history/undo-refused-error.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { NodeBusyError } from './agent-errors.ts';
@@ -42,6 +53,17 @@ const startDivergentInput = z.object({
   threshold: z.number().min(0).max(1).nullish(),
   reviewEachLevel: z.boolean().nullish(),
 });
+
+const forkRunInput = z.object({
+  runId: id,
+  step: z.string().min(1).max(64),
+  intent: z.enum(NodeIntent).nullish(),
+  strategy: z.enum(DecompositionStrategy).nullish(),
+  subQuestions: z.array(z.unknown()).nullish(),
+  feedback: z.string().trim().min(1).max(4000).nullish(),
+});
+/** Runs that ended (or paused on an expired gate): the ones a fork can start from. */
+const FORKABLE_RUN_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED', 'PAUSED'] as const;
 
 const startCriticInput = z.object({ mapId: id, nodeId: id.nullish() });
 const DIVERGENT_MAP = { trigger: 'DIVERGENT_MAP' } as const;
@@ -135,6 +157,28 @@ async function cancelRunIn(tx: Tx, emit: Emit, current: AgentRun, reason: string
 }
 
 /**
+ * Refuses a fork of a run that has not ended or whose checkpoints were pruned (beyond the kept window), in the
+ * fork's transaction.
+ */
+async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
+  const current = await tx.agentRun.findUniqueOrThrow({ where: { id: from.id }, select: { status: true } });
+  if (!(FORKABLE_RUN_STATUSES as readonly string[]).includes(current.status))
+    throw new ConflictError(`run ${from.id} has not ended (${current.status.toLowerCase()}); wait for it or cancel it`);
+  const kept = await tx.checkpoint.count({ where: { threadId: from.threadId, namespace: '' } });
+  if (kept === 0)
+    throw new ValidationError('runId', 'the checkpoints of this run are no longer kept (only the latest runs are)');
+}
+
+/** Copies a thread's latest checkpoint (the root namespace's) to a new thread, in the caller's transaction. */
+async function copyLatestCheckpointIn(tx: Tx, fromThread: string, toThread: string): Promise<void> {
+  const latest = await tx.checkpoint.findFirstOrThrow({
+    where: { threadId: fromThread, namespace: '' },
+    orderBy: { checkpointId: 'desc' },
+  });
+  await tx.checkpoint.create({ data: { ...latest, threadId: toThread, parentCheckpointId: null } });
+}
+
+/**
  * What a person (or a client acting for them) can do with agent runs: start them, answer their questions,
  * cancel them. Every operation is a command (checked, one transaction, sequenced events); the drive itself
  * runs in the background and reports through events.
@@ -150,8 +194,10 @@ export class RunService {
     input: Record<string, unknown>,
     auto?: AutoStart,
     consultationId?: string,
+    fork?: { from: AgentRun; step: string },
   ) {
     const { run, replaced } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
+      if (fork) await assertForkable(tx, fork.from);
       if (nodeId) await assertNodeFree(tx, nodeId);
       // Redoing a step replaces the run paused on it (an expired gate): one run per node, one understanding per map.
       const paused = await tx.agentRun.findMany({ where: { mapId, nodeId, agent, status: 'PAUSED' } });
@@ -168,11 +214,15 @@ export class RunService {
           threadId: runId,
           input: input as object,
           consultationId: consultationId ?? null,
+          forkedFromRunId: fork?.from.id ?? null,
+          forkedFromStep: fork?.step ?? null,
           status: waitingFor.length ? 'WAITING_FOR_DEPENDENCIES' : 'RUNNING',
           ownerInstance: this.engine.owner.instanceId,
           ownerBoot: this.engine.owner.bootId,
         },
       });
+      // A fork's thread starts as a copy of the original's kept checkpoint (its state at the end or at its pause).
+      if (fork) await copyLatestCheckpointIn(tx, fork.from.threadId, run.threadId);
       if (waitingFor.length)
         emit({ type: 'RunWaitingForDependencies', payload: { run: toRunSnapshot(run), waitingFor } });
       else emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
@@ -259,6 +309,64 @@ export class RunService {
     const run = await this.#createRun(ctx, mapId, AgentGraph.PROCESS_NODE, parsed.nodeId, input, auto);
     if (run.status === 'RUNNING') void this.engine.start(run, input);
     return run;
+  }
+
+  /**
+   * Forks a node run from one of its steps (`FORKABLE_STEPS`): a new run on the same node, linked to the
+   * original, starts from a copy of the original's kept checkpoint with the person's change (another intent or
+   * strategy, edited sub-questions, feedback) and goes on to the person's gate. The original's results stay:
+   * a fork's decomposition replaces them only when the person approves its proposal (see `reply`).
+   */
+  async forkRun(ctx: CommandContext, raw: unknown): Promise<AgentRun> {
+    const parsed = parseInput(forkRunInput, raw);
+    const from = await ctx.db.read.agentRun.findUnique({ where: { id: parsed.runId } });
+    if (!from) throw new NotFoundError('AgentRun', parsed.runId);
+    // Access first: which steps a run took is none of a stranger's business.
+    assertCanChange(ctx, 'AgentRun', from.id);
+    const map = await ctx.db.read.map.findUnique({ where: { id: from.mapId }, select: { ownerId: true } });
+    if (map?.ownerId !== ctx.viewer.id) throw new ForbiddenError('AgentRun', from.id);
+    if (from.agent !== AgentGraph.PROCESS_NODE || !from.nodeId)
+      throw new ValidationError('runId', 'only a run on a node (intent, decomposition, conclusion) can be forked');
+    if (!isForkableStep(parsed.step))
+      throw new ValidationError('step', `a run can be forked from ${FORKABLE_STEPS.join(', ')}`);
+    const step = parsed.step;
+    const steps = await ctx.db.read.event.findMany({
+      where: { mapId: from.mapId, runId: from.id, type: 'AgentStep' },
+      select: { payload: true },
+    });
+    if (!steps.some((e) => (e.payload as { step?: unknown } | null)?.step === step)) throw new NotFoundError('RunStep', `${from.id}/${step}`);
+    const proposal = parsed.subQuestions ? await this.#editedProposal(ctx, from, parsed.subQuestions) : null;
+    const change = { intent: parsed.intent, strategy: parsed.strategy, feedback: parsed.feedback, proposal };
+    const problem = forkChangeProblem(step, change);
+    if (problem) throw new ValidationError(problem.field, problem.message);
+    const input = {
+      ...(from.input as Record<string, unknown>),
+      ...(parsed.intent ? { intentOverride: parsed.intent } : {}),
+      ...(parsed.strategy ? { strategyOverride: parsed.strategy } : {}),
+      proposalOverride: null,
+    };
+    const run = await this.#createRun(ctx, from.mapId, AgentGraph.PROCESS_NODE, from.nodeId, input, undefined, undefined, {
+      from,
+      step,
+    });
+    if (run.status === 'RUNNING') void this.engine.fork(run, forkUpdate(step, change));
+    return run;
+  }
+
+  /** The original run's last reviewed proposal with the person's edited sub-questions (checked like a review's). */
+  async #editedProposal(ctx: CommandContext, from: AgentRun, subQuestions: unknown[]): Promise<SubQuestionProposal> {
+    const edited = ReviewDecompositionReplySchema.safeParse({ action: 'approve', subQuestions });
+    if (!edited.success || edited.data.action !== 'approve' || !edited.data.subQuestions)
+      throw new ValidationError('subQuestions', 'give 1 to 12 sub-questions, each with a key, a question and a goal');
+    checkReplyLimits(QuestionKind.REVIEW_DECOMPOSITION, edited.data);
+    const review = await ctx.db.read.agentQuestion.findFirst({
+      where: { runId: from.id, kind: QuestionKind.REVIEW_DECOMPOSITION },
+      orderBy: { createdAt: 'desc' },
+      select: { context: true },
+    });
+    const reviewed = (review?.context as { proposal?: SubQuestionProposal } | null)?.proposal;
+    if (!reviewed) throw new NotFoundError('RunStep', `${from.id}/reviewProposal`);
+    return { ...reviewed, subQuestions: edited.data.subQuestions };
   }
 
   /**
@@ -394,6 +502,8 @@ export class RunService {
     checkJson('text', shortcut.text);
     const reply = buildReply(question.kind, shortcut);
     checkReplyLimits(question.kind, reply);
+    if (question.kind === QuestionKind.REVIEW_DECOMPOSITION && (reply as { action?: unknown }).action === 'approve')
+      await this.#replaceForkedRun(ctx, question);
     const { run, waiting } = await mutateMap(ctx, question.mapId, async (tx, emit) => {
       // An expired gate is still the person's to answer while its run is paused: the run goes on from there.
       const current = await tx.agentQuestion.findUniqueOrThrow({
@@ -415,6 +525,28 @@ export class RunService {
     });
     void this.engine.resume(run, question.interruptId, reply, waiting);
     return run;
+  }
+
+  /**
+   * The person approved a fork's proposal: the sub-questions (and dependencies) the original run created are
+   * taken back first (refused, with the later change named, where something since depends on it; the question keeps
+   * waiting), so the fork's sub-questions replace the original's instead of joining them.
+   */
+  async #replaceForkedRun(ctx: CommandContext, question: { id: string; runId: string }): Promise<void> {
+    const run = await ctx.db.read.agentRun.findUniqueOrThrow({
+      where: { id: question.runId },
+      select: { status: true, forkedFromRunId: true },
+    });
+    const current = await ctx.db.read.agentQuestion.findUniqueOrThrow({
+      where: { id: question.id },
+      select: { status: true, kind: true },
+    });
+    if (!run.forkedFromRunId || !isAnswerable(current, run.status)) return;
+    try {
+      await undoRunCreations(ctx, run.forkedFromRunId);
+    } catch (error) {
+      if (!(error instanceof UndoRefusedError && error.reason === 'NOTHING_TO_UNDO')) throw error;
+    }
   }
 
   /** Cancels a running or waiting run; its node can be processed again. */

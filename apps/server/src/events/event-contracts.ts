@@ -57,7 +57,12 @@ const withoutStaleness: Upgrade = (payload) => ({
   },
 });
 const fromNodeRow = { 1: wholeRow('node', toNodeSnapshot), 2: withoutStaleness };
-const fromRunRow = { 1: wholeRow('run', toRunSnapshot) };
+// Version 2 run snapshots came before runs could be forked: theirs was not.
+const withoutFork: Upgrade = (payload) => ({
+  ...payload,
+  run: { ...(payload.run as object), forkedFromRunId: null, forkedFromStep: null },
+});
+const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork };
 const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
 const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
 
@@ -92,7 +97,7 @@ export const EVENT_CONTRACTS = {
     1,
     z.object({ nodeId: z.string(), conversationId: z.string(), kind: conversationKind, clearedCount: z.number() }),
   ),
-  RunStarted: contract(2, runPayload, fromRunRow),
+  RunStarted: contract(3, runPayload, fromRunRow),
   AgentStep: contract(
     1,
     z.object({
@@ -108,12 +113,13 @@ export const EVENT_CONTRACTS = {
   AgentQuestion: contract(2, questionPayload, fromQuestionRow),
   QuestionResolved: contract(2, questionPayload, fromQuestionRow),
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
-  RunFinished: contract(2, runPayload, fromRunRow),
-  RunFailed: contract(2, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  RunFinished: contract(3, runPayload, fromRunRow),
+  RunFailed: contract(3, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
   /** A run was accepted on a node with open dependencies; it starts by itself (RunStarted) when they conclude. */
   RunWaitingForDependencies: contract(
-    1,
+    2,
     runPayload.extend({ waitingFor: z.array(z.object({ id: z.string(), question: z.string() })) }),
+    { 1: withoutFork },
   ),
   /** A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided. */
   DecisionRecorded: contract(1, z.object({ decision: decisionSnapshot })),

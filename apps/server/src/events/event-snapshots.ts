@@ -122,6 +122,9 @@ export const runSnapshot = z.object({
   createdAt: isoDate,
   updatedAt: isoDate,
   finishedAt: isoDate.nullable(),
+  /** The run it was forked from (re-run from one of that run's steps with changed input), and the step. */
+  forkedFromRunId: z.string().nullable(),
+  forkedFromStep: z.string().nullable(),
 });
 
 export const questionSnapshot = z.object({
@@ -259,6 +262,8 @@ export function toRunSnapshot(run: Source<AgentRun>): RunSnapshot {
     createdAt: iso(run.createdAt),
     updatedAt: iso(run.updatedAt),
     finishedAt: isoOrNull(run.finishedAt),
+    forkedFromRunId: run.forkedFromRunId ?? null,
+    forkedFromStep: run.forkedFromStep ?? null,
   };
 }
 

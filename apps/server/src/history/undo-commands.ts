@@ -95,11 +95,32 @@ export async function redoLastUndo(ctx: CommandContext, raw: unknown): Promise<C
  */
 export async function undoRun(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
   const { runId } = parseInput(z.object({ runId: id }), raw);
+  return takeBackRun(ctx, runId, () => true, 'this run changed nothing on the map');
+}
+
+/**
+ * Takes back what one run created (its nodes and dependencies) and leaves what it changed on what was there:
+ * a fork whose proposal the person approved replaces the original's sub-questions this way, while the node they
+ * hang from keeps what the fork set on it since. Refused like `undoRun` where a later change depends on them.
+ */
+export function undoRunCreations(ctx: CommandContext, runId: string): Promise<CompensationResult> {
+  return takeBackRun(ctx, runId, (entry) => entry.action === 'CREATED', 'this run created nothing on the map');
+}
+
+async function takeBackRun(
+  ctx: CommandContext,
+  runId: string,
+  taken: (entry: MapChange['entries'][number]) => boolean,
+  nothing: string,
+): Promise<CompensationResult> {
   const run = await ctx.db.read.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
   if (!run) throw new NotFoundError('AgentRun', runId);
   return compensate({ ...ctx }, run.mapId, (changes, current) => {
-    const mine = changes.filter((c) => c.runId === runId && c.kind === 'EDIT');
-    if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', 'this run changed nothing on the map');
+    const mine = changes
+      .filter((c) => c.runId === runId && c.kind === 'EDIT')
+      .map((c) => ({ ...c, entries: c.entries.filter(taken) }))
+      .filter((c) => c.entries.length > 0);
+    if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', nothing);
     return {
       target: revertPlan(mine, changes, current),
       kind: 'UNDO',

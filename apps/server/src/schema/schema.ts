@@ -48,6 +48,7 @@ import './mutations/revoke-api-token.mutation.ts';
 import './mutations/undo-last-change.mutation.ts';
 import './mutations/redo-last-undo.mutation.ts';
 import './mutations/undo-run.mutation.ts';
+import './mutations/fork-run.mutation.ts';
 import './mutations/restore-map.mutation.ts';
 import './mutations/consultation.mutations.ts';
 

@@ -1,3 +1,4 @@
+import { UndoRefusedError } from '../../history/undo-refused-error.ts';
 import { CycleError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
 import { ACCESS_ERRORS } from '../types/errors.type.ts';
@@ -26,7 +27,7 @@ builder.mutationField('replyToAgent', (t) =>
     description:
       'Answers a waiting question (or an expired review or confirmation, whose run paused): its run resumes where ' +
       'it paused. Edited sub-questions whose dependencies close a cycle are refused with a CycleError.',
-    errors: { types: [...ACCESS_ERRORS, CycleError] },
+    errors: { types: [...ACCESS_ERRORS, CycleError, UndoRefusedError] },
     args: { input: t.arg({ type: ReplyToAgentInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.runs.reply(ctx.commands, String(input.requestId), {

@@ -1,10 +1,11 @@
+import { UndoRefusedError } from '../../history/undo-refused-error.ts';
 import { CycleError } from '../../errors/domain-errors.ts';
 import { builder } from '../builder.ts';
 import { DecompositionStrategyEnum } from '../types/enums.type.ts';
 import { ACCESS_ERRORS } from '../types/errors.type.ts';
 import { AgentRunRef } from '../types/run.type.ts';
 
-const SubQuestionInput = builder.inputType('SubQuestionInput', {
+export const SubQuestionInput = builder.inputType('SubQuestionInput', {
   fields: (t) => ({
     key: t.string({ required: true, description: 'The key the proposal gave it (or a new one).' }),
     question: t.string({ required: true }),
@@ -33,7 +34,7 @@ builder.mutationField('reviewDecomposition', (t) =>
       'Approves, edits or rejects proposed sub-questions. No node exists before approval. Edits whose dependencies ' +
       'close a cycle are refused with a CycleError naming the path, an unknown key with a ValidationError; the ' +
       'question keeps waiting. A strategy given with a rejection is recorded on the node for the next proposal.',
-    errors: { types: [...ACCESS_ERRORS, CycleError] },
+    errors: { types: [...ACCESS_ERRORS, CycleError, UndoRefusedError] },
     args: { input: t.arg({ type: ReviewDecompositionInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const reply = input.accept

@@ -31,6 +31,15 @@ export const AgentRunRef = builder.prismaObject('AgentRun', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     questions: t.relation('questions', { query: { orderBy: { createdAt: 'asc' } } }),
+    forkedFromRunId: t.exposeID('forkedFromRunId', {
+      nullable: true,
+      description: 'The run this one was forked from (see forkRun).',
+    }),
+    forkedFromStep: t.exposeString('forkedFromStep', { nullable: true, description: 'The step it was forked from.' }),
+    forks: t.relation('forks', {
+      description: 'The runs forked from this one, oldest first.',
+      query: { orderBy: { createdAt: 'asc' } },
+    }),
   }),
 });
 

@@ -1,0 +1,51 @@
+import { ConflictError } from '../../errors/domain-errors.ts';
+import { builder } from '../builder.ts';
+import { DecompositionStrategyEnum, NodeIntentEnum } from '../types/enums.type.ts';
+import { ACCESS_ERRORS } from '../types/errors.type.ts';
+import { AgentRunRef } from '../types/run.type.ts';
+import { SubQuestionInput } from './review-decomposition.mutation.ts';
+
+const ForkRunInput = builder.inputType('ForkRunInput', {
+  fields: (t) => ({
+    runId: t.id({ required: true, description: 'The run to fork: a node run that ended (or paused on a gate).' }),
+    step: t.string({
+      required: true,
+      description:
+        'The step to re-run from: `recognizeIntent` (with another `intent` or `strategy`), `decideStrategy` (another ' +
+        '`strategy`), `proposeSubQuestions` (with `feedback`), `reviewProposal` (edited `subQuestions`) or ' +
+        '`draftConclusion` (with `feedback`).',
+    }),
+    intent: t.field({ type: NodeIntentEnum }),
+    strategy: t.field({ type: DecompositionStrategyEnum }),
+    subQuestions: t.field({ type: [SubQuestionInput], description: 'The reviewed proposal, edited.' }),
+    feedback: t.string({ description: 'What the re-run step should do differently.' }),
+  }),
+});
+
+builder.mutationField('forkRun', (t) =>
+  t.field({
+    type: AgentRunRef,
+    description:
+      'Re-runs a node run from one of its steps with changed input: a new run on the same node (`forkedFrom`), ' +
+      'starting from a copy of the original run’s kept checkpoint. It ends at the person’s gate like any run; the ' +
+      'original’s results stay until the person approves the fork’s proposal or accepts its conclusion. Refused ' +
+      'with ConflictError while the original (or another run on the node) is in progress, with ValidationError when ' +
+      'its checkpoints are no longer kept or the change does not fit the step, NotFoundError for a step it never took.',
+    errors: { types: [...ACCESS_ERRORS, ConflictError] },
+    args: { input: t.arg({ type: ForkRunInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.runs.forkRun(ctx.commands, {
+        runId: String(input.runId),
+        step: input.step,
+        intent: input.intent,
+        strategy: input.strategy,
+        feedback: input.feedback,
+        subQuestions: input.subQuestions?.map((s) => ({
+          key: s.key,
+          question: s.question,
+          goal: s.goal,
+          dependsOn: s.dependsOn ?? [],
+        })),
+      }),
+  }),
+);

@@ -1,0 +1,136 @@
+import { CREATE_MAP, CREATE_NODE, FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION, UPDATE_MAP } from '@thinkingmap/client';
+import { testProviders } from '@thinkingmap/db/testing';
+import type { Client } from '@urql/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
+import { snapshot } from '../helpers/db-snapshot.ts';
+import { startScriptedModel } from '../helpers/scripted-model-server.ts';
+import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
+
+const providers = await testProviders();
+
+describe.each(providers)('forking a run from one of its steps on %s', (provider) => {
+  let server: TestServer;
+  let client: Client;
+  let proposals = 0;
+
+  beforeAll(async () => {
+    const model = await startScriptedModel({
+      intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'broad', confidence: 0.9 }),
+      strategy_decision: () => ({ strategy: 'PARALLEL', factors: [{ factor: 'f', assessment: 'a' }], reason: 'r' }),
+      // The first proposal (the original run's) and the next ones (its forks') differ, so the test can tell them apart.
+      sub_question_proposal: () =>
+        ++proposals === 1
+          ? {
+              rationale: 'by place',
+              subQuestions: [
+                { key: 'a', question: 'Where?', goal: 'a site', dependsOn: [] },
+                { key: 'b', question: 'For whom?', goal: 'customers', dependsOn: [] },
+              ],
+            }
+          : {
+              rationale: 'step by step',
+              subQuestions: [
+                { key: 'c', question: 'What does it cost?', goal: 'a budget', dependsOn: [] },
+                { key: 'd', question: 'Is it worth it?', goal: 'a yes or no', dependsOn: ['c'] },
+              ],
+            },
+    });
+    // A window of 2 finished runs per map: the original's checkpoints are pruned once two newer runs ended.
+    server = await startTestServer(provider!, { model: model.model, runSettings: { checkpointWindow: 2 } });
+    client = server.connect(server.alice.token).client;
+  });
+  afterAll(() => server.close());
+
+  const children = async (nodeId: string) =>
+    (await server.db.read.node.findMany({ where: { parentId: nodeId }, orderBy: { position: 'asc' } })).map(
+      (n) => n.question,
+    );
+
+  it('should re-run from the strategy with another one, keep the original until the person approves, then replace it', async () => {
+    const map = await call(client, CREATE_MAP, { input: { title: 'Open a bakery?' } });
+    await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
+    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Open a bakery?' } });
+
+    const original = await call(client, PROCESS_NODE, { nodeId: root.id });
+    const review = await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
+    await call(client, REVIEW_DECOMPOSITION, { input: { requestId: review.requestId, accept: true } });
+    await waitForRun(client, map.id, original.id, ['COMPLETED']);
+    expect(await children(root.id)).toEqual(['Where?', 'For whom?']);
+
+    // Bad input is refused and changes nothing: a step the run never took, a step that cannot be forked, a change
+    // the step does not take, a run that does not exist.
+    const before = await snapshot(server.db);
+    const refusals: [{ runId: string; step: string; feedback?: string; subQuestions?: never[] }, string][] = [
+      [{ runId: original.id, step: 'draftConclusion', feedback: 'shorter' }, 'NotFoundError'],
+      [{ runId: original.id, step: 'collectContext' }, 'ValidationError'],
+      [{ runId: original.id, step: 'decideStrategy', feedback: 'more' }, 'ValidationError'],
+      [{ runId: original.id, step: 'reviewProposal', subQuestions: [] }, 'ValidationError'],
+      [{ runId: 'c000000000000000000000000', step: 'decideStrategy' }, 'NotFoundError'],
+    ];
+    for (const [input, typename] of refusals)
+      expect(await attempt(client, FORK_RUN, { input }), JSON.stringify(input)).toMatchObject({ __typename: typename });
+    expect(await snapshot(server.db)).toBe(before);
+
+    const fork = await call(client, FORK_RUN, {
+      input: { runId: original.id, step: 'decideStrategy', strategy: 'SEQUENTIAL' },
+    });
+    expect(fork).toMatchObject({ forkedFromRunId: original.id, forkedFromStep: 'decideStrategy', nodeId: root.id });
+    const forkReview = await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
+    expect(forkReview.runId).toBe(fork.id);
+    const context = forkReview.context as { strategy: { strategy: string }; proposal: { rationale: string } };
+    expect(context.strategy.strategy).toBe('SEQUENTIAL');
+    expect(context.proposal.rationale).toBe('step by step');
+    // The fork started from the original's checkpoint: it did not ask for the intent again (one intent call).
+    const intents = await server.db.read.decision.count({ where: { runId: fork.id, kind: 'INTENT' } });
+    expect(intents).toBe(0);
+    // Until the person approves, the original's sub-questions stay.
+    expect(await children(root.id)).toEqual(['Where?', 'For whom?']);
+
+    // A second fork while this one waits on the node is refused: one run per node.
+    const busy = await attempt(client, FORK_RUN, { input: { runId: original.id, step: 'decideStrategy' } });
+    expect(busy).toMatchObject({ __typename: 'ConflictError' });
+
+    await call(client, REVIEW_DECOMPOSITION, { input: { requestId: forkReview.requestId, accept: true } });
+    await waitForRun(client, map.id, fork.id, ['COMPLETED']);
+    expect(await children(root.id)).toEqual(['What does it cost?', 'Is it worth it?']);
+    const originalRun = await server.db.read.agentRun.findUniqueOrThrow({
+      where: { id: original.id },
+      include: { forks: true },
+    });
+    expect(originalRun.forks.map((r) => r.id)).toEqual([fork.id]);
+
+    // Feedback to the proposal of the fork: another fork, from its proposal step; then a third run ends and the
+    // original (now beyond the window of 2) can no longer be forked.
+    const again = await call(client, FORK_RUN, {
+      input: { runId: fork.id, step: 'proposeSubQuestions', feedback: 'fewer, please' },
+    });
+    const againReview = await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
+    expect(againReview.runId).toBe(again.id);
+    await call(client, REVIEW_DECOMPOSITION, {
+      input: { requestId: againReview.requestId, accept: false, feedback: 'no' },
+    });
+    const third = await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
+    expect(third.runId).toBe(again.id);
+    const edited = [{ key: 'e', question: 'Who bakes?', goal: 'a baker', dependsOn: [] }];
+    await call(client, REVIEW_DECOMPOSITION, {
+      input: { requestId: third.requestId, accept: true, subQuestions: edited },
+    });
+    await waitForRun(client, map.id, again.id, ['COMPLETED']);
+    expect(await children(root.id)).toEqual(['Who bakes?']);
+    const pruned = await attempt(client, FORK_RUN, { input: { runId: original.id, step: 'decideStrategy' } });
+    expect(pruned).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('no longer kept') });
+  });
+
+  it('should refuse to fork a run that has not ended', async () => {
+    const map = await call(client, CREATE_MAP, { input: { title: 'Move to Lisbon?' } });
+    await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
+    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Move to Lisbon?' } });
+    const run = await call(client, PROCESS_NODE, { nodeId: root.id });
+    await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
+    const before = await snapshot(server.db);
+    const refused = await attempt(client, FORK_RUN, { input: { runId: run.id, step: 'decideStrategy' } });
+    expect(refused).toMatchObject({ __typename: 'ConflictError', message: expect.stringContaining('has not ended') });
+    expect(await snapshot(server.db)).toBe(before);
+  });
+});
