@@ -80,8 +80,8 @@ export type {
   SummaryRecord,
   TaskOutcome,
 } from './graphs/divergent/state.ts';
-export { createProcessNodeGraph } from './graphs/process-node/graph.ts';
 export * from './graphs/process-node/fork.ts';
+export { createProcessNodeGraph } from './graphs/process-node/graph.ts';
 export { PROCESS_NODE_GRAPH } from './graphs/process-node/process-node-graph-name.ts';
 export * from './graphs/process-node/replies.ts';
 export type { ProcessNodeStateType } from './graphs/process-node/state.ts';

@@ -254,6 +254,7 @@ export const EVENT_FIELDS = graphql(
       run {
         agent
         status
+        forkedFromStep
       }
     }
     ... on AgentStep {

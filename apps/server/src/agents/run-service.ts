@@ -24,11 +24,11 @@ import type { CommandContext } from '../commands/context.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
 import { steerDivergent } from '../divergent/steer-divergent.ts';
-import { undoRunCreations } from '../history/undo-commands.ts';
-import { UndoRefusedError } from '../history/undo-refused-error.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
+import { undoRunCreations } from '../history/undo-commands.ts';
+import { UndoRefusedError } from '../history/undo-refused-error.ts';
 import { NodeBusyError } from './agent-errors.ts';
 import { isAnswerable } from './answerable-questions.ts';
 import { conclusionsToStart } from './auto-conclusions.ts';
@@ -334,7 +334,8 @@ export class RunService {
       where: { mapId: from.mapId, runId: from.id, type: 'AgentStep' },
       select: { payload: true },
     });
-    if (!steps.some((e) => (e.payload as { step?: unknown } | null)?.step === step)) throw new NotFoundError('RunStep', `${from.id}/${step}`);
+    if (!steps.some((e) => (e.payload as { step?: unknown } | null)?.step === step))
+      throw new NotFoundError('RunStep', `${from.id}/${step}`);
     const proposal = parsed.subQuestions ? await this.#editedProposal(ctx, from, parsed.subQuestions) : null;
     const change = { intent: parsed.intent, strategy: parsed.strategy, feedback: parsed.feedback, proposal };
     const problem = forkChangeProblem(step, change);
@@ -345,10 +346,19 @@ export class RunService {
       ...(parsed.strategy ? { strategyOverride: parsed.strategy } : {}),
       proposalOverride: null,
     };
-    const run = await this.#createRun(ctx, from.mapId, AgentGraph.PROCESS_NODE, from.nodeId, input, undefined, undefined, {
-      from,
-      step,
-    });
+    const run = await this.#createRun(
+      ctx,
+      from.mapId,
+      AgentGraph.PROCESS_NODE,
+      from.nodeId,
+      input,
+      undefined,
+      undefined,
+      {
+        from,
+        step,
+      },
+    );
     if (run.status === 'RUNNING') void this.engine.fork(run, forkUpdate(step, change));
     return run;
   }

@@ -171,4 +171,41 @@ describe.skipIf(!run)('the live run view: the agent’s graph with the run on it
     await view.getByRole('button', { name: '关闭' }).click();
     await expect.poll(() => view.count()).toBe(0);
   });
+  it('should fork a finished run from its drafting step with feedback, and keep the conclusion until the person accepts', async () => {
+    page = (await openPage(browser)).page;
+    await page.goto(`${server.origin}/maps/${mapId}`);
+    await selectNode(page, SITE);
+    await page.getByTestId('node-panel').getByTestId('run-history').getByTestId('view-run').first().click();
+    const view = page.getByTestId('run-view');
+    const original = await view.getAttribute('data-run-id');
+    const steps = view.getByTestId('run-step');
+    await expect.poll(() => steps.count()).toBe(8);
+    // A step that cannot be forked offers nothing; the drafting step offers a fork that asks what should change.
+    await steps.nth(0).click();
+    expect(await view.getByTestId('run-fork').count()).toBe(0);
+    await steps.nth(5).click();
+    const fork = view.getByTestId('run-fork');
+    await fork.getByTestId('run-fork-submit').click();
+    await expect.poll(() => fork.getByRole('alert').textContent()).toBe('Write what should change first.');
+    await fork.getByTestId('run-fork-feedback').fill('Say whether to open it at all.');
+    await screenshot(page, 'run-view-en-03-fork');
+    await fork.getByTestId('run-fork-submit').click();
+
+    // The view moves to the new run, says where it came from, and follows it to the person's review.
+    await expect.poll(() => view.getAttribute('data-run-id')).not.toBe(original);
+    expect(await view.getByTestId('run-view-forked').textContent()).toContain('Drafting a conclusion');
+    await expect.poll(() => view.getAttribute('data-current'), { timeout: 15_000 }).toBe('reviewConclusion');
+    // It re-ran from the drafting step: it gathered no context and recognised no intent again.
+    expect(await steps.evaluateAll((els) => els.map((el) => el.getAttribute('data-step')))).toEqual([
+      'draftConclusion',
+      'reviewConclusion',
+    ]);
+    // Until the person accepts the fork's draft, the node keeps the conclusion it had.
+    const panel = page.getByTestId('node-panel');
+    expect(await panel.textContent()).toContain('Next to the university.');
+    await answerReview({ accept: true });
+    await expect.poll(() => view.getByTestId('run-view-status').textContent(), { timeout: 15_000 }).toBe('Done');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.textContent()).toContain('Open it, next to the university.');
+  });
 });

@@ -1,5 +1,5 @@
-import { UndoRefusedError } from '../../history/undo-refused-error.ts';
 import { CycleError } from '../../errors/domain-errors.ts';
+import { UndoRefusedError } from '../../history/undo-refused-error.ts';
 import { builder } from '../builder.ts';
 import { ACCESS_ERRORS } from '../types/errors.type.ts';
 import { AgentRunRef } from '../types/run.type.ts';

@@ -16,11 +16,15 @@ export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 
   tokens: number | null;
   /** While WAITING_FOR_DEPENDENCIES: the questions it waits for (it starts by itself once they conclude). */
   waitingFor: string[];
+  /** The step of an earlier run this one was forked from (see forkRun), null for a run started afresh. */
+  forkedFromStep?: string | null;
 };
 
 /** A run as the RUNS query reports it, to seed from. */
 export type SeedRun = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> &
-  Partial<Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens' | 'waitingFor'>>;
+  Partial<
+    Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens' | 'waitingFor' | 'forkedFromStep'>
+  >;
 
 /**
  * A question the person has yet to answer, from PENDING_QUESTIONS or an AgentQuestion event. `expired` marks a
@@ -53,7 +57,19 @@ export class AgentActivity {
   ): void {
     this.runs = Object.fromEntries(
       runs.map(
-        ({ id, nodeId, agent, status, error, createdAt, finishedAt, promptTokens, completionTokens, waitingFor }) => [
+        ({
+          id,
+          nodeId,
+          agent,
+          status,
+          error,
+          createdAt,
+          finishedAt,
+          promptTokens,
+          completionTokens,
+          waitingFor,
+          forkedFromStep,
+        }) => [
           id,
           {
             id,
@@ -68,6 +84,7 @@ export class AgentActivity {
             finishedAt: finishedAt ?? null,
             tokens: promptTokens === undefined ? null : promptTokens + (completionTokens ?? 0),
             waitingFor: (waitingFor ?? []).map((node) => node.question),
+            forkedFromStep: forkedFromStep ?? null,
           },
         ],
       ),
@@ -121,6 +138,7 @@ export class AgentActivity {
           finishedAt: null,
           tokens: null,
           waitingFor: [],
+          forkedFromStep: event.run.forkedFromStep,
         });
         return;
       case 'RunWaitingForDependencies':

@@ -17,7 +17,12 @@ describe('AgentActivity', () => {
   it('should follow a run through its steps and streamed text', () => {
     const activity = new AgentActivity();
     play(activity, [
-      { __typename: 'RunStarted', runId: 'r1', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r1',
+        nodeId: 'n1',
+        run: { agent: 'process-node', status: 'RUNNING', forkedFromStep: null },
+      },
       {
         __typename: 'AgentStep',
         runId: 'r1',
@@ -58,7 +63,12 @@ describe('AgentActivity', () => {
   it('should keep a run’s own text apart from what it streams to other nodes (a divergent session’s tasks)', () => {
     const activity = new AgentActivity();
     play(activity, [
-      { __typename: 'RunStarted', runId: 'r1', nodeId: 'root', run: { agent: 'divergent', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r1',
+        nodeId: 'root',
+        run: { agent: 'divergent', status: 'RUNNING', forkedFromStep: null },
+      },
       { __typename: 'AgentTokens', runId: 'r1', nodeId: 'root', text: 'Planning' },
       { __typename: 'AgentTokens', runId: 'r1', nodeId: 't1', text: 'Rents ' },
       { __typename: 'AgentTokens', runId: 'r1', nodeId: 't2', text: 'Footfall ' },
@@ -70,7 +80,12 @@ describe('AgentActivity', () => {
   it('should hold a question until it is resolved, and mark the run as waiting', () => {
     const activity = new AgentActivity();
     play(activity, [
-      { __typename: 'RunStarted', runId: 'r1', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r1',
+        nodeId: 'n1',
+        run: { agent: 'process-node', status: 'RUNNING', forkedFromStep: null },
+      },
       {
         __typename: 'AgentQuestion',
         requestId: 'q1',
@@ -93,7 +108,12 @@ describe('AgentActivity', () => {
   it('should keep an expired review waiting for the person, marked expired, with its run paused', () => {
     const activity = new AgentActivity();
     play(activity, [
-      { __typename: 'RunStarted', runId: 'r1', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r1',
+        nodeId: 'n1',
+        run: { agent: 'process-node', status: 'RUNNING', forkedFromStep: null },
+      },
       {
         __typename: 'AgentQuestion',
         requestId: 'q1',
@@ -117,7 +137,12 @@ describe('AgentActivity', () => {
   it('should say why a run failed and drop its questions; a cancelled run is not a failure', () => {
     const activity = new AgentActivity();
     play(activity, [
-      { __typename: 'RunStarted', runId: 'r1', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r1',
+        nodeId: 'n1',
+        run: { agent: 'process-node', status: 'RUNNING', forkedFromStep: null },
+      },
       {
         __typename: 'AgentQuestion',
         requestId: 'q1',
@@ -136,7 +161,12 @@ describe('AgentActivity', () => {
         reason: 'the model answered nonsense',
         run: { raw: null },
       },
-      { __typename: 'RunStarted', runId: 'r2', nodeId: 'n2', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r2',
+        nodeId: 'n2',
+        run: { agent: 'process-node', status: 'RUNNING', forkedFromStep: null },
+      },
       {
         __typename: 'RunFailed',
         runId: 'r2',
@@ -171,7 +201,12 @@ describe('AgentActivity', () => {
       [],
     );
     for (const event of [
-      { __typename: 'RunStarted', runId: 'r2', nodeId: 'n1', run: { agent: 'process-node', status: 'RUNNING' } },
+      {
+        __typename: 'RunStarted',
+        runId: 'r2',
+        nodeId: 'n1',
+        run: { agent: 'process-node', status: 'RUNNING', forkedFromStep: null },
+      },
       {
         __typename: 'AgentStep',
         runId: 'r2',

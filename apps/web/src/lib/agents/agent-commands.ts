@@ -1,4 +1,4 @@
-import { CANCEL_RUN, PROCESS_NODE, REPLY_TO_AGENT, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
+import { CANCEL_RUN, FORK_RUN, PROCESS_NODE, REPLY_TO_AGENT, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
 import type { ApiError } from '../api/api-error.ts';
 import type { ApiResult } from '../api/request.ts';
@@ -52,4 +52,21 @@ export function reviewDecomposition(
 /** Cancels a running or waiting run. */
 export function cancelRun(client: Client, runId: string): Outcome {
   return outcome(runMutation(client, CANCEL_RUN, { runId }));
+}
+
+/**
+ * Re-runs a finished node run from one of its steps with another intent or strategy, or with feedback: a new run
+ * on the same node, linked to the original. Resolves with the new run's id, or the API's refusal.
+ */
+export async function forkRun(
+  client: Client,
+  input: {
+    runId: string;
+    step: string;
+    intent?: NodeIntent | null;
+    strategy?: DecompositionStrategy | null;
+    feedback?: string | null;
+  },
+): Promise<ApiResult<{ id: string }>> {
+  return runMutation(client, FORK_RUN, { input });
 }

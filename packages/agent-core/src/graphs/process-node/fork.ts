@@ -16,7 +16,8 @@ export const FORKABLE_STEPS = [
 ] as const;
 export type ForkableStep = (typeof FORKABLE_STEPS)[number];
 
-export const isForkableStep = (step: string): step is ForkableStep => (FORKABLE_STEPS as readonly string[]).includes(step);
+export const isForkableStep = (step: string): step is ForkableStep =>
+  (FORKABLE_STEPS as readonly string[]).includes(step);
 
 /** What the person changes for the fork; what a step does not use is refused by {@link forkChangeProblem}. */
 export interface ForkChange {
@@ -88,7 +89,12 @@ export function forkUpdate(step: ForkableStep, change: ForkChange): { values: Pr
       };
     case 'proposeSubQuestions':
       return {
-        values: { proposalApproved: false, proposalFeedback: change.feedback ?? null, createdNodeIds: [], outcome: null },
+        values: {
+          proposalApproved: false,
+          proposalFeedback: change.feedback ?? null,
+          createdNodeIds: [],
+          outcome: null,
+        },
         asNode: 'reviewProposal',
       };
     case 'reviewProposal':
