@@ -1,9 +1,10 @@
-import { CREATE_MAP, CREATE_NODE, FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION, UPDATE_MAP } from '@thinkingmap/client';
+import { FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
+import { manualMapWithRoot } from '../helpers/map-builder.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
@@ -48,9 +49,9 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     );
 
   it('should re-run from the strategy with another one, keep the original until the person approves, then replace it', async () => {
-    const map = await call(client, CREATE_MAP, { input: { title: 'Open a bakery?' } });
-    await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
-    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Open a bakery?' } });
+    const { mapId, rootId } = await manualMapWithRoot(client, 'Open a bakery?');
+    const map = { id: mapId };
+    const root = { id: rootId };
 
     const original = await call(client, PROCESS_NODE, { nodeId: root.id });
     const review = await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
@@ -123,9 +124,9 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
   });
 
   it('should refuse to fork a run that has not ended', async () => {
-    const map = await call(client, CREATE_MAP, { input: { title: 'Move to Lisbon?' } });
-    await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
-    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Move to Lisbon?' } });
+    const { mapId, rootId } = await manualMapWithRoot(client, 'Move to Lisbon?');
+    const map = { id: mapId };
+    const root = { id: rootId };
     const run = await call(client, PROCESS_NODE, { nodeId: root.id });
     await waitForQuestion(client, map.id, { kind: 'review-decomposition' });
     const before = await snapshot(server.db);

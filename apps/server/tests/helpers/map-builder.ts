@@ -1,4 +1,4 @@
-import { ADD_DEPENDENCY, CREATE_MAP, CREATE_NODE, type VariablesOf } from '@thinkingmap/client';
+import { ADD_DEPENDENCY, CREATE_MAP, CREATE_NODE, UPDATE_MAP, type VariablesOf } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
 import { attempt, call } from './test-server.ts';
 
@@ -46,4 +46,11 @@ export async function mapWithRoot(
   const mapId: string = await createMap(client, question, extra);
   const root = await createNode(client, mapId, question);
   return { mapId, rootId: root.id as string };
+}
+
+/** A map with one root node whose runs start only when asked (`autoRun` off): nothing concludes by itself. */
+export async function manualMapWithRoot(client: Client, question: string) {
+  const made = await mapWithRoot(client, question);
+  await call(client, UPDATE_MAP, { input: { id: made.mapId, autoRun: false } });
+  return made;
 }
