@@ -62,8 +62,8 @@ const forkRunInput = z.object({
   subQuestions: z.array(z.unknown()).nullish(),
   feedback: z.string().trim().min(1).max(4000).nullish(),
 });
-/** Runs that ended (or paused on an expired gate): the ones a fork can start from. */
-const FORKABLE_RUN_STATUSES = ['COMPLETED', 'FAILED', 'CANCELLED', 'PAUSED'] as const;
+/** Runs that ended (or paused on an expired gate) with their checkpoints kept: the ones a fork can start from. */
+const FORKABLE_RUN_STATUSES = ['COMPLETED', 'FAILED', 'PAUSED'] as const;
 
 const startCriticInput = z.object({ mapId: id, nodeId: id.nullish() });
 const DIVERGENT_MAP = { trigger: 'DIVERGENT_MAP' } as const;
@@ -162,6 +162,8 @@ async function cancelRunIn(tx: Tx, emit: Emit, current: AgentRun, reason: string
  */
 async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
   const current = await tx.agentRun.findUniqueOrThrow({ where: { id: from.id }, select: { status: true } });
+  if (current.status === 'CANCELLED')
+    throw new ValidationError('runId', 'a cancelled run keeps no checkpoints to fork from; start the question again');
   if (!(FORKABLE_RUN_STATUSES as readonly string[]).includes(current.status))
     throw new ConflictError(`run ${from.id} has not ended (${current.status.toLowerCase()}); wait for it or cancel it`);
   const kept = await tx.checkpoint.count({ where: { threadId: from.threadId, namespace: '' } });

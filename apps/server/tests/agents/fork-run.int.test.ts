@@ -1,4 +1,4 @@
-import { FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
+import { CANCEL_RUN, FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,12 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
   beforeAll(async () => {
     const model = await startScriptedModel({
       intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'broad', confidence: 0.9 }),
+      conclusion_draft: () => ({
+        kind: 'DECISION',
+        conclusion: 'Yes, an hour a day.',
+        keyPoints: ['daily'],
+        confidence: 0.8,
+      }),
       strategy_decision: () => ({ strategy: 'PARALLEL', factors: [{ factor: 'f', assessment: 'a' }], reason: 'r' }),
       // The first proposal (the original run's) and the next ones (its forks') differ, so the test can tell them apart.
       sub_question_proposal: () =>
@@ -123,6 +129,52 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     expect(pruned).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('no longer kept') });
   });
 
+  it('should fork from the review with edited sub-questions, and from the intent with another intent', async () => {
+    const { mapId, rootId } = await manualMapWithRoot(client, 'Learn Mandarin?');
+    const original = await call(client, PROCESS_NODE, { nodeId: rootId });
+    const review = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
+    await call(client, REVIEW_DECOMPOSITION, {
+      input: { requestId: review.requestId, accept: false, feedback: 'too vague' },
+    });
+    const again = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
+    expect(again.runId).toBe(original.id);
+    await call(client, REVIEW_DECOMPOSITION, { input: { requestId: again.requestId, accept: true } });
+    await waitForRun(client, mapId, original.id, ['COMPLETED']);
+
+    // From the review, with the proposal edited: the fork asks the person to review exactly that, at once.
+    const edited = [
+      { key: 'x', question: 'How many hours a week?', goal: 'a schedule', dependsOn: [] },
+      { key: 'y', question: 'Which course?', goal: 'a course', dependsOn: ['x'] },
+    ];
+    const calls = proposals;
+    const fromReview = await call(client, FORK_RUN, {
+      input: { runId: original.id, step: 'reviewProposal', subQuestions: edited },
+    });
+    const forkReview = await waitForQuestion(client, mapId, { kind: 'review-decomposition' });
+    expect(forkReview.runId).toBe(fromReview.id);
+    const proposal = (forkReview.context as { proposal: { subQuestions: { question: string }[] } }).proposal;
+    expect(proposal.subQuestions.map((q) => q.question)).toEqual(['How many hours a week?', 'Which course?']);
+    expect(proposals).toBe(calls);
+    await call(client, REVIEW_DECOMPOSITION, { input: { requestId: forkReview.requestId, accept: true } });
+    await waitForRun(client, mapId, fromReview.id, ['COMPLETED']);
+    expect(await children(rootId)).toEqual(['How many hours a week?', 'Which course?']);
+
+    // A fork only re-runs steps it took itself: this one started at the review.
+    const notTaken = await attempt(client, FORK_RUN, {
+      input: { runId: fromReview.id, step: 'recognizeIntent', intent: 'CONCLUDE' },
+    });
+    expect(notTaken).toMatchObject({ __typename: 'NotFoundError' });
+    // From the original's intent, to conclude instead: a draft for the person; the sub-questions stay meanwhile.
+    const conclude = await call(client, FORK_RUN, {
+      input: { runId: original.id, step: 'recognizeIntent', intent: 'CONCLUDE' },
+    });
+    const draft = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
+    expect(draft.runId).toBe(conclude.id);
+    const intent = await server.db.read.decision.findFirstOrThrow({ where: { runId: conclude.id, kind: 'INTENT' } });
+    expect(intent).toMatchObject({ decidedBy: 'PERSON' });
+    expect(await children(rootId)).toEqual(['How many hours a week?', 'Which course?']);
+  });
+
   it('should refuse to fork a run that has not ended', async () => {
     const { mapId, rootId } = await manualMapWithRoot(client, 'Move to Lisbon?');
     const map = { id: mapId };
@@ -133,5 +185,10 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     const refused = await attempt(client, FORK_RUN, { input: { runId: run.id, step: 'decideStrategy' } });
     expect(refused).toMatchObject({ __typename: 'ConflictError', message: expect.stringContaining('has not ended') });
     expect(await snapshot(server.db)).toBe(before);
+    // A cancelled run keeps no checkpoints: the refusal says so.
+    await call(client, CANCEL_RUN, { runId: run.id });
+    await waitForRun(client, map.id, run.id, ['CANCELLED']);
+    const cancelled = await attempt(client, FORK_RUN, { input: { runId: run.id, step: 'decideStrategy' } });
+    expect(cancelled).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('cancelled') });
   });
 });

@@ -500,6 +500,10 @@ export const MESSAGES = {
   'runView.fork.submit': { en: 'Fork and run', zh: '分叉并运行' },
   'runView.fork.running': { en: 'Forking…', zh: '正在分叉…' },
   'runView.fork.needsFeedback': { en: 'Write what should change first.', zh: '请先写下需要改变的地方。' },
+  'runView.fork.cancelled': {
+    en: 'A cancelled run keeps nothing to fork from; think about the question again instead.',
+    zh: '已取消的运行没有保留可分叉的内容；请重新思考这个问题。',
+  },
   'runView.fork.whileRunning': {
     en: 'A run can be forked once it has ended.',
     zh: '运行结束后才能分叉。',
