@@ -50,6 +50,10 @@ describe('the GraphQL schema', () => {
     expect(unionOf('addDependency')).toEqual(['CycleError', 'Dependency', ...access]);
     expect(unionOf('processNode')).toEqual(['AgentRun', 'ConflictError', ...access]);
     expect(unionOf('deleteNode')).toEqual(['DeletedNodes', ...access]);
-    expect(unionOf('replyToAgent')).toEqual(['AgentRun', 'CycleError', ...access]);
+    // Approving a fork's proposal takes back what the original run created, which a later change can refuse.
+    const reply = ['AgentRun', 'CycleError', 'ForbiddenError', 'NotFoundError', 'UndoRefusedError', 'ValidationError'];
+    expect(unionOf('replyToAgent')).toEqual(reply);
+    expect(unionOf('reviewDecomposition')).toEqual(reply);
+    expect(unionOf('forkRun')).toEqual(['AgentRun', 'ConflictError', ...access]);
   });
 });
