@@ -25,7 +25,8 @@ export type Question = ResultOf<typeof PENDING_QUESTION_FIELDS>;
 export async function eventually<T>(
   check: () => Promise<T | null | undefined | false>,
   what: string,
-  timeoutMs = 10_000,
+  // Generous: a loaded 2-core CI machine runs two server files at once; the wait ends as soon as the condition holds.
+  timeoutMs = 20_000,
 ): Promise<T> {
   let lastError: unknown;
   try {
