@@ -28,6 +28,12 @@ const MODEL_DELAY_MS = 200;
 /** Interleaved rounds of the sibling runs (one, eight, and the framework's two). */
 const SIBLING_ROUNDS = Number(process.env.BENCH_SIBLING_ROUNDS ?? 5);
 
+/** CPU time of this process (all its threads) since `from`, in ms. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1000;
+}
+
 /** The offline model with a fixed latency per call, to stand in for a real model's 200 ms. */
 class DelayedModel implements ModelPort {
   readonly offline = true;
@@ -45,21 +51,26 @@ class DelayedModel implements ModelPort {
 }
 
 /**
- * The framework's own cost: the same process-node graph on LangGraph's in-memory saver and agent-core's
- * in-memory store, driven start → question → reply → concluded like the product does. Returns the time of
- * each measured leaf.
+ * The framework's own cost: the same process-node graph on LangGraph's in-memory saver and
+ * agent-core's in-memory store, driven start → question → reply → concluded like the product does. Returns the time of
+ * each measured leaf, and the process's CPU time in it.
  */
-async function frameworkPerNode(model: ModelPort, leaves: number): Promise<number[]> {
+async function frameworkPerNode(model: ModelPort, leaves: number): Promise<{ samples: number[]; cpu: number[] }> {
   const { graph, store, ids } = await inMemoryTree(model, leaves + WARM_UP);
   const samples: number[] = [];
+  const cpu: number[] = [];
   for (const [i, nodeId] of ids.entries()) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     const { waiting, options } = await pauseInMemory(graph, store, nodeId, 'CONCLUDE');
     const done = await driveRun(graph, resumeWith(waiting.questions[0]!.requestId, { action: 'accept' }), options);
     if (done.status !== 'COMPLETED') throw new Error(`expected the run to complete, got ${done.status}`);
-    if (i >= WARM_UP) samples.push(performance.now() - start);
+    if (i >= WARM_UP) {
+      samples.push(performance.now() - start);
+      cpu.push(cpuMs(cpuStart));
+    }
   }
-  return samples;
+  return { samples, cpu };
 }
 
 /** The framework's wall time for `siblings` leaves driven at once to their question. */
@@ -160,14 +171,17 @@ async function productPerNode(flushAll = false) {
       const { ctx, mapId, ids } = await seedTree(app, LEAVES + WARM_UP);
       const questions = questionsOf(app, mapId, ids);
       const samples: number[] = [];
+      const cpu: number[] = [];
       let checkpointBytes = 0;
       for (const [i, nodeId] of ids.entries()) {
         if (i === WARM_UP) profile.reset();
         const start = performance.now();
+        const cpuStart = process.cpuUsage();
         const run = await app.runs.processNode(ctx, { nodeId, intent: 'CONCLUDE' });
         const questionId = await questions.get(nodeId)!;
         await app.engine.idle();
         const paused = performance.now();
+        const cpuPaused = cpuMs(cpuStart);
         if (i >= WARM_UP) {
           const [rows, writes] = await Promise.all([
             app.db.read.checkpoint.findMany({ where: { threadId: run.threadId } }),
@@ -178,13 +192,18 @@ async function productPerNode(flushAll = false) {
             writes.reduce((n, w) => n + w.valueData.length, 0);
         }
         const replied = performance.now();
+        const cpuReplied = process.cpuUsage();
         await app.runs.reply(ctx, questionId, { accept: true });
         await app.engine.idle();
-        if (i >= WARM_UP) samples.push(paused - start + (performance.now() - replied));
+        if (i >= WARM_UP) {
+          samples.push(paused - start + (performance.now() - replied));
+          cpu.push(cpuPaused + cpuMs(cpuReplied));
+        }
       }
       const steps = await app.db.read.event.count({ where: { mapId, type: 'AgentStep' } });
       return {
         samples,
+        cpu,
         stepsPerNode: steps / ids.length,
         checkpointKb: checkpointBytes / LEAVES / 1024,
         writes: [...profile.writes].map(([kind, w]) => ({
@@ -243,7 +262,8 @@ export async function benchAgents() {
     walls.frameworkEight.push(await frameworkSiblings(delayed, 8));
   }
   const perNode = median(product.samples);
-  const frameworkNode = median(framework);
+  const frameworkNode = median(framework.samples);
+  const [cpuNode, frameworkCpu] = [median(product.cpu), median(framework.cpu)];
   const [one, eight] = [median(walls.one), median(walls.eight)];
 
   console.log('\n(d) agents (medians)');
@@ -256,12 +276,17 @@ export async function benchAgents() {
     {
       figure: 'same graph, in-memory saver and store (what the framework itself costs)',
       value: ms(frameworkNode),
-      note: `mean ${ms(mean(framework))}; product / framework: ${ratio(perNode, frameworkNode)}`,
+      note: `mean ${ms(mean(framework.samples))}; product / framework: ${ratio(perNode, frameworkNode)}`,
+    },
+    {
+      figure: 'CPU time of the process per processed node, product / framework (what other load moves least)',
+      value: `${ms(cpuNode)} / ${ms(frameworkCpu)}`,
+      note: `product / framework: ${ratio(cpuNode, frameworkCpu)}`,
     },
     {
       figure: 'same product, every write of the runs flushed to disk (relaxed durability off)',
       value: ms(median(flushed.samples)),
-      note: `product / framework: ${ratio(median(flushed.samples), frameworkNode)}`,
+      note: `product / framework: ${ratio(median(flushed.samples), frameworkNode)}; CPU ${ms(median(flushed.cpu))}`,
     },
     {
       figure: 'checkpoint bytes stored per run at its question',
@@ -293,6 +318,6 @@ export async function benchAgents() {
   ]);
   console.log(
     `  aims: ≤ 30 ms per node (${ms(perNode)}), ≤ 3× the framework (${ratio(perNode, frameworkNode)}), ` +
-      `8 siblings ≤ 1.15× one (${ratio(eight, one)})`,
+      `8 siblings ≤ 1.15× one (${ratio(eight, one)}); CPU per node ${ratio(cpuNode, frameworkCpu)} the framework's`,
   );
 }

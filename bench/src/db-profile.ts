@@ -122,8 +122,43 @@ export function profileDatabase(
       },
     ]),
   ) as unknown as Database['mapLog'];
+  // The checkpoint log's statements likewise (one per row stored, two for the threads dropped).
+  const checkpointLog = Object.fromEntries(
+    Object.entries(db.checkpointLog).map(([name, fn]) => [
+      name,
+      (tx: Tx, rows: readonly unknown[]) => {
+        if (current && rows.length) {
+          current.touched.add('checkpoint');
+          current.statements += name === 'deleteThreads' ? 2 : rows.length;
+        }
+        return (fn as (...a: unknown[]) => unknown)(tx, rows);
+      },
+    ]),
+  ) as unknown as Database['checkpointLog'];
+  // The run log's lookups likewise (one statement each).
+  const runLog = Object.fromEntries(
+    Object.entries(db.runLog).map(([name, fn]) => [
+      name,
+      (...args: unknown[]) => {
+        if (current) {
+          current.touched.add(name === 'nodeState' ? 'node' : 'agentRun');
+          current.statements++;
+        }
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as unknown as Database['runLog'];
   return {
-    db: { provider: db.provider, read, write, mapVersion: db.mapVersion, mapLog, close: () => db.close() },
+    db: {
+      provider: db.provider,
+      read,
+      write,
+      mapVersion: db.mapVersion,
+      mapLog,
+      checkpointLog,
+      runLog,
+      close: () => db.close(),
+    },
     profile,
   };
 }

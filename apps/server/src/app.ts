@@ -330,12 +330,16 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       return (token && tokens.peek(token)) || resolveAccess(token, identity);
     },
     onServed: metrics.storedAnswer,
+    endpoint: yoga.graphqlEndpoint,
   });
-  // GraphQL over HTTP: the body is read here, bounded, and handed to Yoga (as body-parser middleware would).
+  // GraphQL over HTTP: a POST's body is read here, bounded, and handed to Yoga (as body-parser middleware would).
+  // Map reads, by POST or by GET, are answered from stored bytes when they can be.
   const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown, cached = false) => {
+    let body: Buffer | undefined;
     if (req.method === 'POST') {
       try {
-        (req as IncomingMessage & { body?: Buffer }).body = await readBody(req, maxBodyBytes);
+        body = await readBody(req, maxBodyBytes);
+        (req as IncomingMessage & { body?: Buffer }).body = body;
       } catch (error) {
         if (!(error instanceof BodyTooLargeError)) return void res.destroy();
         res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
@@ -343,10 +347,11 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
           JSON.stringify({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }),
         );
       }
-      const body = (req as IncomingMessage & { body: Buffer }).body;
-      const compute = () => queue(() => computeThrough(yoga.fetch, req, body));
+    }
+    if (cached && (req.method === 'POST' || req.method === 'GET')) {
       try {
-        if (cached && (await responses.serve(req, res, body, compute))) return;
+        // (An unnamed function: tsx names every named one with Object.defineProperty each time it is made.)
+        if (await responses.serve(req, res, body, () => queue(() => computeThrough(yoga.fetch, req, body)))) return;
       } catch (error) {
         logError(error);
         if (res.headersSent) return void res.destroy();

@@ -19,22 +19,11 @@ import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
+import { DECOMPOSE_IN_TWO_STAGES } from './helpers/scripted-answers.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
 const providers = await testProviders();
-
-const decompose = {
-  intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'too broad', confidence: 0.9 }),
-  strategy_decision: () => ({ strategy: 'PARALLEL', factors: [{ factor: 'f', assessment: 'a' }], reason: 'r' }),
-  sub_question_proposal: () => ({
-    rationale: 'split',
-    subQuestions: [
-      { key: 'a', question: 'Who are the users?', goal: 'g', dependsOn: [] },
-      { key: 'b', question: 'What do they pay?', goal: 'g', dependsOn: ['a'] },
-    ],
-  }),
-};
 
 /** A map with a root, no run started by itself. */
 async function mapWithRoot(client: Client, question = 'Open a bakery?') {
@@ -62,7 +51,7 @@ describe.each(providers)('map history and undo on %s', (provider) => {
   let client: Client;
 
   beforeAll(async () => {
-    const model = await startScriptedModel(decompose);
+    const model = await startScriptedModel(DECOMPOSE_IN_TWO_STAGES);
     server = await startTestServer(provider, { model: model.model });
     client = server.connect(server.alice.token).client;
   });

@@ -46,6 +46,24 @@ function post(url: string, body: object, headers: Record<string, string>): Promi
   });
 }
 
+/** GETs a URL with exactly these headers and returns the raw bytes (GraphQL over HTTP's GET form). */
+function get(url: string, headers: Record<string, string>): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A GraphQL request in GET form: its parameters in the query string. */
+const getUrl = (base: string, query: string, variables?: object, path = '/graphql') =>
+  `${base}${path}?${new URLSearchParams({ query, ...(variables && { variables: JSON.stringify(variables) }) })}`;
+
 type ReadResult = {
   errors?: { extensions?: { code?: string } }[];
   data: {
@@ -235,6 +253,103 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
     expect(Number(br.headers['content-length'])).toBe(br.body.length);
     expect(String(br.headers.vary)).toContain('Accept-Encoding');
+  });
+
+  const readByGet = async (app: App, token: string, mapId: string, headers: Record<string, string> = {}) => {
+    const response = await get(getUrl(app.url(), variableRead, { m: mapId }), {
+      authorization: `Bearer ${token}`,
+      ...headers,
+    });
+    return { ...response, json: () => JSON.parse(response.body.toString('utf8')) as ReadResult };
+  };
+
+  it('should serve a read sent by GET from its stored answer, the same answer as by POST, and 304 when unchanged', async () => {
+    const [a, b] = apps as [App, App];
+    const mapId = await createMap(clients[0]!.client, 'Read by GET');
+    await createNode(clients[0]!.client, mapId, 'asked in the URL');
+    // Computed by Yoga's GET path on a, by its POST path on b: the same bytes, type and ETag.
+    const first = await readByGet(a, alice.token, mapId);
+    expect(first.status).toBe(200);
+    expect(first.json().data.map!.nodes.map((n) => n.question)).toEqual(['asked in the URL']);
+    const byPost = await read(b, alice.token, mapId);
+    expect(byPost.body.equals(first.body)).toBe(true);
+    expect(byPost.headers['content-type']).toBe(first.headers['content-type']);
+    expect(byPost.headers.etag).toBe(first.headers.etag);
+    // Asked again by GET: the stored answer.
+    const hits = await served(a, 'hit');
+    const again = await readByGet(a, alice.token, mapId);
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(await served(a, 'hit')).toBe(hits + 1);
+    const unchanged = await readByGet(a, alice.token, mapId, { 'if-none-match': String(first.headers.etag) });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body.length).toBe(0);
+    expect(unchanged.headers['cache-control']).toBe('private, no-cache');
+  });
+
+  it('should return a write made on the other instance in the very next read by GET, every time', async () => {
+    const [, b] = apps as [App, App];
+    const writer = clients[0]!.client;
+    const mapId = await createMap(writer, 'Write then GET');
+    const root = await createNode(writer, mapId, 'root');
+    for (let i = 0; i < 8; i++) {
+      const before = await readByGet(b, alice.token, mapId);
+      expect((await readByGet(b, alice.token, mapId)).body.equals(before.body)).toBe(true);
+      await createNode(writer, mapId, `child ${i}`, root.id);
+      const after = await readByGet(b, alice.token, mapId, { 'if-none-match': String(before.headers.etag) });
+      expect(after.status).toBe(200);
+      expect(after.json().data.map!.lastSeq).toBeGreaterThan(before.json().data.map!.lastSeq);
+      expect(after.json().data.map!.nodes.map((n) => n.question)).toContain(`child ${i}`);
+    }
+  });
+
+  it("should never give one viewer's stored answer to another by GET", async () => {
+    const [a] = apps as [App];
+    const mapId = await createMap(clients[0]!.client, 'Private, asked by GET');
+    await createNode(clients[0]!.client, mapId, 'a secret in the URL form');
+    const own = await readByGet(a, alice.token, mapId);
+    expect(own.body.toString()).toContain('a secret in the URL form');
+    for (let i = 0; i < 2; i++) {
+      const other = await readByGet(a, bob.token, mapId);
+      expect(other.body.toString()).not.toContain('a secret in the URL form');
+      expect(other.json().data.map).toEqual({ __typename: 'ForbiddenError', code: 'FORBIDDEN' });
+      const revalidated = await readByGet(a, bob.token, mapId, { 'if-none-match': String(own.headers.etag) });
+      expect(revalidated.status).toBe(200);
+      expect(revalidated.body.toString()).not.toContain('a secret in the URL form');
+    }
+    expect((await get(getUrl(a.url(), variableRead, { m: mapId }), {})).body.toString()).not.toContain(
+      'a secret in the URL form',
+    );
+  });
+
+  it('should refuse a mutation sent by GET (405, as GraphQL over HTTP requires) and change nothing', async () => {
+    const [a] = apps as [App];
+    const mapId = await createMap(clients[0]!.client, 'Not deleted by GET');
+    await createNode(clients[0]!.client, mapId, 'still here');
+    await readByGet(a, alice.token, mapId);
+    const deletion = `mutation Gone($id: ID!) { deleteMap(id: $id) { __typename } }`;
+    const refused = await get(getUrl(a.url(), deletion, { id: mapId }), { authorization: `Bearer ${alice.token}` });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.allow).toBe('POST');
+    expect((await read(a, alice.token, mapId)).json().data.map!.nodes.map((n) => n.question)).toEqual(['still here']);
+  });
+
+  it('should leave to Yoga what it does not take as a map read: another path, a body that is not JSON', async () => {
+    const [a] = apps as [App];
+    const mapId = await createMap(clients[0]!.client, 'Only on the endpoint');
+    await createNode(clients[0]!.client, mapId, 'only at /graphql');
+    const authorization = `Bearer ${alice.token}`;
+    const stored = await readByGet(a, alice.token, mapId);
+    expect(stored.body.toString()).toContain('only at /graphql');
+    const elsewhere = await get(getUrl(a.url(), variableRead, { m: mapId }, '/graphql-elsewhere'), { authorization });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.toString()).not.toContain('only at /graphql');
+    const notJson = await post(
+      `${a.url()}/graphql`,
+      { query: variableRead, variables: { m: mapId } },
+      { authorization, 'content-type': 'text/plain' },
+    );
+    expect(notJson.status).toBe(415);
+    expect(notJson.body.toString()).not.toContain('only at /graphql');
   });
 
   /** How many map reads an instance answered from its stored answers, by outcome. */

@@ -168,6 +168,47 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     expect(places(await resumed.edges(1))).toEqual([[kept, 2]]);
   });
 
+  it('should end a map deleted while the client was away with its MapDeleted, live and paged, and tell no one else', async () => {
+    const alice = server.connect(server.alice.token).client;
+    const doomed = await createMap(alice, 'Deleted while away');
+    const kept = await createMap(alice, 'Kept while away');
+    const first = feed(server.alice.token, { mapIds: [doomed, kept] });
+    await listening(doomed, kept);
+    await createNode(alice, doomed, 'seen before leaving');
+    const [seen] = await first.edges(1);
+    first.stop();
+    await call(alice, DELETE_MAP, { id: doomed });
+    await createNode(alice, kept, 'made while away');
+    for (const transport of ['graphql-ws', 'sse distinct connections'] as const) {
+      const resumed = feed(server.alice.token, { after: seen!.cursor, mapIds: [doomed, kept] }, transport);
+      const edges = await resumed.edges(2);
+      expect(edges.map((edge) => [edge.event.__typename, edge.event.mapId]).sort()).toEqual(
+        [
+          ['MapDeleted', doomed],
+          ['NodeCreated', kept],
+        ].sort(),
+      );
+      // The deleted map leaves the cursor: resuming from the last one brings nothing of it again.
+      const last = edges.at(-1)!.cursor;
+      resumed.stop();
+      const page = await call(alice, VIEWER_EVENTS, { after: last, mapIds: [doomed, kept] });
+      expect(page.edges).toEqual([]);
+    }
+    const paged = await call(alice, VIEWER_EVENTS, { after: seen!.cursor, mapIds: [doomed, kept] });
+    expect(paged.edges.map((edge) => [edge.event.__typename, (edge.event as { mapId: string }).mapId])).toEqual([
+      ['MapDeleted', doomed],
+      ['NodeCreated', kept],
+    ]);
+    // Another viewer whose cursor names the deleted map learns nothing of it: its feed's first event is its own.
+    const carol = await createUserWithToken(server.db, 'Carol');
+    const forged = Buffer.from(JSON.stringify({ [doomed]: 0 })).toString('base64url');
+    const carols = server.connect(carol.token).client;
+    expect((await call(carols, VIEWER_EVENTS, { after: forged })).edges).toEqual([]);
+    const carolsFeed = feed(carol.token, { after: forged });
+    const carolsMap = await createMap(carols, 'Carol after the deletion');
+    expect(places(await carolsFeed.edges(1))).toEqual([[carolsMap, 1]]);
+  });
+
   it('should page through stored events across maps and continue live from the last page', async () => {
     const viewer = await createUserWithToken(server.db, 'Pager');
     const client = server.connect(viewer.token).client;

@@ -5,8 +5,11 @@ import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
+import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
 import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
+import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
+import { cacheStatements } from './statement-cache.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
 import { createWriteQueue, type WriteQueue } from './write-queue.ts';
 
@@ -53,6 +56,10 @@ export interface Database {
   readonly mapVersion: (mapId: string) => Promise<MapVersion | null>;
   /** The statements of every command's transaction: the map's row and lock, its events, its receipts. */
   readonly mapLog: MapLog;
+  /** The statements that store and drop agent runs' checkpoints, inside a write transaction. */
+  readonly checkpointLog: CheckpointLog;
+  /** The columns an agent run's writes look up (its state on a node, its decisions, its status). */
+  readonly runLog: RunLog;
   /** Closes the client and its connections. */
   close(): Promise<void>;
 }
@@ -64,6 +71,8 @@ export interface Database {
  */
 export interface MapVersion {
   ownerId: string;
+  /** Whether conclusions start by themselves on the map. */
+  autoRun: boolean;
   lastSeq: number;
   tokensUsed: number;
   updatedAt: string;
@@ -84,13 +93,18 @@ interface MapVersionProbe {
 function sqliteProbe(file: string): MapVersionProbe {
   const raw = new Sqlite(file, { timeout: 10_000 });
   raw.pragma('query_only = ON');
-  const statement = raw.prepare<[string], MapVersion>(
-    'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt" FROM "Map" WHERE "id" = ?',
-  );
+  // Rows as arrays: better-sqlite3 builds them without naming each column (the probe runs on every map read).
+  const statement = raw
+    .prepare<[string], [string, number, number, string | number, number]>(
+      'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt", "autoRun" FROM "Map" WHERE "id" = ?',
+    )
+    .raw(true);
   return {
     read: async (mapId) => {
       const row = statement.get(mapId);
-      return row ? { ...row, updatedAt: String(row.updatedAt) } : null;
+      return row
+        ? { ownerId: row[0], lastSeq: row[1], tokensUsed: row[2], updatedAt: String(row[3]), autoRun: row[4] === 1 }
+        : null;
     },
     close: async () => void raw.close(),
   };
@@ -102,7 +116,7 @@ function prismaProbe(prisma: Db): MapVersionProbe {
     read: async (mapId) => {
       const row = await prisma.map.findUnique({
         where: { id: mapId },
-        select: { ownerId: true, lastSeq: true, tokensUsed: true, updatedAt: true },
+        select: { ownerId: true, lastSeq: true, tokensUsed: true, updatedAt: true, autoRun: true },
       });
       return row ? { ...row, updatedAt: row.updatedAt.toISOString() } : null;
     },
@@ -115,8 +129,8 @@ function postgresProbe(pool: pg.Pool): MapVersionProbe {
   return {
     read: async (mapId) => {
       const result = await pool.query<MapVersion>({
-        name: 'thinkingmap_map_version',
-        text: 'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt"::text AS "updatedAt" FROM "Map" WHERE "id" = $1',
+        name: 'thinkingmap_map_version_2',
+        text: 'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt"::text AS "updatedAt", "autoRun" FROM "Map" WHERE "id" = $1',
         values: [mapId],
       });
       return result.rows[0] ?? null;
@@ -131,7 +145,7 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** Maximum PostgreSQL connections in the pool (default 10). */
   poolSize?: number;
-  /** Log migrations that were applied. */
+  /** Log migrations that were applied and connections the database closed. */
   log?: (message: string) => void;
 }
 
@@ -139,13 +153,16 @@ interface Opened {
   prisma: Db;
   probe: MapVersionProbe;
   mapLog: MapLog;
+  checkpointLog: CheckpointLog;
+  runLog: RunLog;
   /** Runs a PRAGMA on the connection of the write transactions (SQLite). */
   pragma?: (statement: string) => Promise<void>;
 }
 
 /**
  * Prisma's better-sqlite3 adapter, with the connection it opens kept: the one its transactions run on, which
- * the map log's prepared statements and the write queue's flush-mode switches use directly.
+ * the map log's prepared statements and the write queue's flush-mode switches use directly. The adapter's own
+ * queries on it reuse their prepared statements.
  */
 function keepConnection(factory: PrismaBetterSqlite3): {
   adapter: PrismaBetterSqlite3;
@@ -156,8 +173,10 @@ function keepConnection(factory: PrismaBetterSqlite3): {
   const adapter = Object.assign(Object.create(factory) as PrismaBetterSqlite3, {
     connect: async () => {
       const opened = await connect();
-      const client = (opened as unknown as { client?: unknown }).client;
-      connection = client instanceof Sqlite ? client : undefined;
+      const held = opened as unknown as { client?: unknown };
+      connection = held.client instanceof Sqlite ? held.client : undefined;
+      // Prisma's queries run on the same connection, each SQL text prepared once (see `cacheStatements`).
+      if (connection) held.client = cacheStatements(connection);
       return opened;
     },
   });
@@ -179,6 +198,8 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
     prisma,
     probe: file === ':memory:' ? prismaProbe(prisma) : sqliteProbe(file),
     mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
+    checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog()),
+    runLog: sqliteRunLog(connection, prismaRunLog()),
     pragma: async (statement) => {
       const raw = connection();
       if (raw) raw.exec(statement);
@@ -204,12 +225,19 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
+  // An idle connection that PostgreSQL ends (a restart, a failover, an administrator) is dropped by the pool, which
+  // opens another when needed; without a listener its 'error' event would end the process.
+  pool.on('error', (error) => {
+    if (!pool.ending) log(`a PostgreSQL connection was closed (${error.message}); the pool opens another when needed`);
+  });
   const adapter = new PrismaPg(pool);
   // Both generated clients expose the same model API; the SQLite one is the type of record.
   return {
     prisma: new PostgresClient({ adapter }) as unknown as Db,
     probe: postgresProbe(pool),
     mapLog: prismaMapLog('postgresql'),
+    checkpointLog: prismaCheckpointLog(),
+    runLog: prismaRunLog(),
   };
 }
 
@@ -220,7 +248,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, probe, mapLog, pragma } =
+  const { prisma, probe, mapLog, checkpointLog, runLog, pragma } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
@@ -231,6 +259,8 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     write: queue.write,
     mapVersion: probe.read,
     mapLog,
+    checkpointLog,
+    runLog,
     async close() {
       await queue.drain();
       await prisma.$disconnect();

@@ -1,6 +1,7 @@
 import type Sqlite from 'better-sqlite3';
 import type { ChangeKind, Map as MapRow } from '../generated/sqlite/client.ts';
 import type { Tx } from './database.ts';
+import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
 
 /** One event row as the map's log stores it (`appendEvents` in the server builds them). */
 export interface EventRow {
@@ -63,9 +64,6 @@ export function prismaMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
   return log;
 }
 
-/** A DateTime as Prisma's SQLite adapter stores it (ISO 8601 with an explicit offset). */
-const sqliteTime = (date: Date) => date.toISOString().replace('Z', '+00:00');
-
 /** A stored DateTime read back: ISO text (with or without an offset: without one it is UTC) or epoch ms. */
 function fromSqliteTime(value: unknown): Date {
   if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
@@ -86,31 +84,22 @@ type RawMap = Omit<MapRow, 'constraints' | 'autoRun' | 'createdAt' | 'updatedAt'
  * write outside the queue's transaction.
  */
 export function sqliteMapLog(connection: () => Sqlite.Database | undefined, fallback: MapLog): MapLog {
-  let prepared: ReturnType<typeof prepare> | undefined;
-  let preparedOn: Sqlite.Database | undefined;
-  const prepare = (db: Sqlite.Database) => ({
-    map: db.prepare<[string], RawMap>('SELECT * FROM "Map" WHERE "id" = ?').safeIntegers(false),
-    bump: db.prepare<[number, string, string]>('UPDATE "Map" SET "lastSeq" = ?, "updatedAt" = ? WHERE "id" = ?'),
-    event: db.prepare(
-      'INSERT INTO "Event" ("mapId", "seq", "type", "payload", "createdAt", "version", "actorId", "runId", "step", ' +
-        '"changeSeq", "revertsSeq", "changeKind") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-    receipt: db.prepare<[string], { result: string }>('SELECT "result" FROM "CommandReceipt" WHERE "key" = ?'),
-    storeReceipt: db.prepare<[string, string, string]>(
-      'INSERT INTO "CommandReceipt" ("key", "result", "createdAt") VALUES (?, ?, ?)',
-    ),
-  });
-  /** The prepared statements, or null when the connection is not known yet (the Prisma path is taken). */
-  const statements = () => {
-    const db = connection();
-    if (!db) return null;
-    if (!db.inTransaction) throw new Error('the map log runs only inside a write transaction');
-    if (preparedOn !== db) {
-      prepared = prepare(db);
-      preparedOn = db;
-    }
-    return prepared!;
-  };
+  const statements = preparedInTransaction(
+    connection,
+    (db) => ({
+      map: db.prepare<[string], RawMap>('SELECT * FROM "Map" WHERE "id" = ?').safeIntegers(false),
+      bump: db.prepare<[number, string, string]>('UPDATE "Map" SET "lastSeq" = ?, "updatedAt" = ? WHERE "id" = ?'),
+      event: db.prepare(
+        'INSERT INTO "Event" ("mapId", "seq", "type", "payload", "createdAt", "version", "actorId", "runId", "step", ' +
+          '"changeSeq", "revertsSeq", "changeKind") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      receipt: db.prepare<[string], { result: string }>('SELECT "result" FROM "CommandReceipt" WHERE "key" = ?'),
+      storeReceipt: db.prepare<[string, string, string]>(
+        'INSERT INTO "CommandReceipt" ("key", "result", "createdAt") VALUES (?, ?, ?)',
+      ),
+    }),
+    'the map log',
+  );
   return {
     lock: fallback.lock,
     async openMap(tx, mapId) {

@@ -251,7 +251,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   #defer(raw: Parameters<typeof parseNodeState>[0]): void {
     try {
       const input = parseNodeState(raw);
-      this.deps.outbox.defer((tx, emit, map) => recordNodeState(tx, emit, map.id, input));
+      this.deps.outbox.defer((tx, emit, map) => recordNodeState(this.deps.db.runLog, tx, emit, map.id, input));
     } catch (error) {
       throw asAgentError(error);
     }
@@ -273,7 +273,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   async recordDecision(raw: DecisionInput): Promise<void> {
     try {
       const decision = parseDecision(raw);
-      this.deps.outbox.defer((tx, emit, map) => recordDecision(tx, emit, map.id, decision));
+      this.deps.outbox.defer((tx, emit, map) => recordDecision(this.deps.db.runLog, tx, emit, map.id, decision));
     } catch (error) {
       throw asAgentError(error);
     }

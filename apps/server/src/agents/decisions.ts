@@ -1,4 +1,4 @@
-import { DecidedBy, DecisionKind, type Tx } from '@thinkingmap/db';
+import { DecidedBy, DecisionKind, type RunLog, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import type { Emit } from '../commands/mutate-map.ts';
@@ -37,18 +37,18 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * overrides the model's latest choice of that kind on the node when it chose otherwise (its first field differs). A run or node gone from the
  * map meanwhile is skipped: this never fails the command that carries it.
  */
-export async function recordDecision(tx: Tx, emit: Emit, mapId: string, input: DecisionRecord): Promise<void> {
+export async function recordDecision(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  input: DecisionRecord,
+): Promise<void> {
   const { runId, key, nodeId } = input;
-  // The run with its decision under this key, if any, in one read.
-  const run = await tx.agentRun.findUnique({
-    where: { id: runId },
-    select: { mapId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
-  });
-  if (run?.mapId !== mapId || run.decisions.length) return;
-  if (nodeId) {
-    const node = await tx.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
-    if (node?.mapId !== mapId) return;
-  }
+  // The run with whether it decided under this key, in one read.
+  const run = await log.runDecision(tx, runId, key);
+  if (run?.mapId !== mapId || run.decided) return;
+  if (nodeId && (await log.nodeState(tx, nodeId))?.mapId !== mapId) return;
   let overridden = input.overridden ?? null;
   if (!overridden && input.decidedBy === 'PERSON' && nodeId) {
     const models = await tx.decision.findMany({

@@ -1,6 +1,6 @@
 import type { CheckpointQuery, CheckpointRow, CheckpointStorePort, CheckpointWriteRow } from '@thinkingmap/agent-core';
-import type { Tx } from '@thinkingmap/db';
-import { deleteThreadIn, putCheckpointIn, putWritesIn, toCheckpointData } from './prisma-checkpoint-store.ts';
+import type { CheckpointLog, Tx } from '@thinkingmap/db';
+import { toCheckpointData, toWriteData } from './prisma-checkpoint-store.ts';
 
 const checkpointKey = (r: { threadId: string; namespace: string; checkpointId: string }) =>
   JSON.stringify([r.threadId, r.namespace, r.checkpointId]);
@@ -80,30 +80,24 @@ export class DriveCheckpointStore implements CheckpointStorePort {
   }
 
   /** Stores what this drive wrote, in the caller's transaction (a paused run keeps its checkpoint). */
-  async keepIn(tx: Tx): Promise<void> {
-    for (const row of this.#checkpoints.values()) await putCheckpointIn(tx, row);
-    await putWritesIn(tx, [...this.#writes.values()]);
+  async keepIn(log: CheckpointLog, tx: Tx): Promise<void> {
+    await log.putCheckpoints(tx, [...this.#checkpoints.values()].map(toCheckpointData));
+    await log.putWrites(tx, [...this.#writes.values()].map(toWriteData));
   }
 
   /**
-   * Stores this drive's checkpoints for a run that ended and is kept for inspection, in two statements
-   * whatever the number of steps: its pending writes are not needed any more (each step's are in the next
-   * checkpoint), so they are dropped.
+   * Stores this drive's checkpoints for a run that ended and is kept for inspection: its pending writes are not
+   * needed any more (each step's are in the next checkpoint), so they are dropped.
    */
-  async keepFinishedIn(tx: Tx): Promise<void> {
-    const rows = [...this.#checkpoints.values()];
+  async keepFinishedIn(log: CheckpointLog, tx: Tx): Promise<void> {
     this.#writes.clear();
-    if (rows.length === 0) return;
-    await tx.checkpoint.deleteMany({
-      where: { threadId: rows[0]!.threadId, checkpointId: { in: rows.map((r) => r.checkpointId) } },
-    });
-    await tx.checkpoint.createMany({ data: rows.map(toCheckpointData) });
+    await log.putCheckpoints(tx, [...this.#checkpoints.values()].map(toCheckpointData));
   }
 
   /** Drops what this drive wrote and deletes the thread's stored rows in the caller's transaction (a run that ended). */
-  async dropIn(tx: Tx, threadId: string): Promise<void> {
+  async dropIn(log: CheckpointLog, tx: Tx, threadId: string): Promise<void> {
     this.#checkpoints.clear();
     this.#writes.clear();
-    await deleteThreadIn(tx, threadId);
+    await log.deleteThreads(tx, [threadId]);
   }
 }

@@ -1,5 +1,5 @@
 import type { CheckpointQuery, CheckpointRow, CheckpointStorePort, CheckpointWriteRow } from '@thinkingmap/agent-core';
-import type { Checkpoint, CheckpointWrite, Database, Tx } from '@thinkingmap/db';
+import type { Checkpoint, CheckpointData, CheckpointWrite, Database, Tx } from '@thinkingmap/db';
 
 const toRow = (c: Checkpoint): CheckpointRow => ({
   threadId: c.threadId,
@@ -22,7 +22,7 @@ const toWriteRow = (w: CheckpointWrite): CheckpointWriteRow => ({
 });
 
 /** A checkpoint as a database row. */
-export const toCheckpointData = (row: CheckpointRow) => ({
+export const toCheckpointData = (row: CheckpointRow): CheckpointData => ({
   threadId: row.threadId,
   namespace: row.namespace,
   checkpointId: row.checkpointId,
@@ -33,55 +33,27 @@ export const toCheckpointData = (row: CheckpointRow) => ({
   metadataData: row.metadata.data,
 });
 
-/** Stores a checkpoint in the caller's transaction, replacing one with the same key. */
-export async function putCheckpointIn(tx: Tx, row: CheckpointRow): Promise<void> {
-  const { threadId: _t, namespace: _n, checkpointId: _c, ...data } = toCheckpointData(row);
-  const key = { threadId: row.threadId, namespace: row.namespace, checkpointId: row.checkpointId };
-  await tx.checkpoint.upsert({
-    where: { threadId_namespace_checkpointId: key },
-    create: { ...key, ...data },
-    update: data,
-  });
-}
-
-/** Stores writes in the caller's transaction with the port's rule: an existing `idx >= 0` row is kept. */
-export async function putWritesIn(tx: Tx, rows: readonly CheckpointWriteRow[]): Promise<void> {
-  for (const row of rows) {
-    const key = {
-      threadId: row.threadId,
-      namespace: row.namespace,
-      checkpointId: row.checkpointId,
-      taskId: row.taskId,
-      idx: row.idx,
-    };
-    const data = { taskPath: row.taskPath, channel: row.channel, valueType: row.value.type, valueData: row.value.data };
-    const where = { threadId_namespace_checkpointId_taskId_idx: key };
-    if (row.idx >= 0) {
-      if (!(await tx.checkpointWrite.findUnique({ where })))
-        await tx.checkpointWrite.create({ data: { ...key, ...data } });
-    } else {
-      await tx.checkpointWrite.upsert({ where, create: { ...key, ...data }, update: data });
-    }
-  }
-}
+/** A pending write as a database row. */
+export const toWriteData = (row: CheckpointWriteRow): CheckpointWrite => ({
+  threadId: row.threadId,
+  namespace: row.namespace,
+  checkpointId: row.checkpointId,
+  taskId: row.taskId,
+  idx: row.idx,
+  taskPath: row.taskPath,
+  channel: row.channel,
+  valueType: row.value.type,
+  valueData: row.value.data,
+});
 
 /**
  * Keeps the checkpoints of the last `window` finished (completed or failed) runs of a map and deletes those of
  * older ones, in the caller's transaction. Each settle pushes at most one run out of the window, so looking at
  * the next few beyond it is enough. Returns the threads pruned.
  */
-export async function pruneFinishedIn(tx: Tx, mapId: string, window: number): Promise<string[]> {
-  const beyond = await tx.agentRun.findMany({
-    where: { mapId, status: { in: ['COMPLETED', 'FAILED'] } },
-    orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
-    skip: window,
-    take: 10,
-    select: { threadId: true },
-  });
-  const threads = beyond.map((r) => r.threadId);
-  if (threads.length === 0) return [];
-  await tx.checkpointWrite.deleteMany({ where: { threadId: { in: threads } } });
-  await tx.checkpoint.deleteMany({ where: { threadId: { in: threads } } });
+export async function pruneFinishedIn(db: Database, tx: Tx, mapId: string, window: number): Promise<string[]> {
+  const threads = await db.runLog.finishedThreads(tx, mapId, window, 10);
+  await db.checkpointLog.deleteThreads(tx, threads);
   return threads;
 }
 
@@ -108,12 +80,6 @@ export async function checkpointBytesOf(
   return { runs: new Set(checkpoints.map((c) => c.threadId)).size, bytes };
 }
 
-/** Deletes a thread's checkpoints and writes in the caller's transaction. */
-export async function deleteThreadIn(tx: Tx, threadId: string): Promise<void> {
-  await tx.checkpointWrite.deleteMany({ where: { threadId } });
-  await tx.checkpoint.deleteMany({ where: { threadId } });
-}
-
 /**
  * LangGraph checkpoints in the product's own database (SQLite or PostgreSQL), so a run waiting for the
  * person survives a restart. Checkpoints are a run's private state, not map data: they carry no event and
@@ -123,7 +89,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
   constructor(private readonly db: Database) {}
 
   async putCheckpoint(row: CheckpointRow): Promise<void> {
-    await this.db.write((tx) => putCheckpointIn(tx, row));
+    await this.db.write((tx) => this.db.checkpointLog.putCheckpoints(tx, [toCheckpointData(row)]));
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string): Promise<CheckpointRow | null> {
@@ -149,7 +115,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
 
   async putWrites(rows: CheckpointWriteRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.db.write((tx) => putWritesIn(tx, rows));
+    await this.db.write((tx) => this.db.checkpointLog.putWrites(tx, rows.map(toWriteData)));
   }
 
   async listWrites(threadId: string, namespace: string, checkpointId: string): Promise<CheckpointWriteRow[]> {
@@ -158,6 +124,6 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    await this.db.write((tx) => deleteThreadIn(tx, threadId));
+    await this.db.write((tx) => this.db.checkpointLog.deleteThreads(tx, [threadId]));
   }
 }

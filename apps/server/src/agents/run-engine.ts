@@ -16,7 +16,14 @@ import {
   recoveryInput,
   resumeWith,
 } from '@thinkingmap/agent-core';
-import { AgentGraph, type AgentRun, type Database, isGateQuestion, withRelaxedWrites } from '@thinkingmap/db';
+import {
+  AgentGraph,
+  type AgentRun,
+  type Database,
+  isGateQuestion,
+  type Map as MapRow,
+  withRelaxedWrites,
+} from '@thinkingmap/db';
 import { RunSteering, TaskSignals } from '../divergent/run-steering.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -44,6 +51,16 @@ const isStart = (input: unknown): input is Start => typeof input === 'object' &&
 const FORK = Symbol('fork');
 type Fork = { readonly [FORK]: { values: Record<string, unknown>; asNode: string } };
 const isFork = (input: unknown): input is Fork => typeof input === 'object' && input !== null && FORK in input;
+
+/** What a drive needs of its run's map: whom it acts as, the budget its model calls count against, the language. */
+export type DriveMap = Pick<MapRow, 'ownerId' | 'tokenBudget' | 'language'>;
+
+/** The {@link DriveMap} of a map row a command holds (the command that starts or resumes a run). */
+export const driveMapOf = ({ ownerId, tokenBudget, language }: DriveMap): DriveMap => ({
+  ownerId,
+  tokenBudget,
+  language,
+});
 
 /** How runs behave; every value has a default. */
 export interface RunSettings {
@@ -147,10 +164,13 @@ export class RunEngine {
     else void this.#checkpoints.deleteThread(run.threadId).catch(this.deps.logError);
   }
 
-  /** Starts (input) or resumes (`resumeWith(...)`, or null after a crash) a run; drives of one run never overlap. */
-  drive(run: AgentRun, input: unknown): Promise<void> {
+  /**
+   * Starts (input) or resumes (`resumeWith(...)`, or null after a crash) a run; drives of one run never overlap.
+   * `map`: the run's map as the command that started or resumed it read it (otherwise the drive reads it).
+   */
+  drive(run: AgentRun, input: unknown, map?: DriveMap): Promise<void> {
     const previous = this.#chains.get(run.id) ?? Promise.resolve();
-    const next = previous.then(() => this.#drive(run, input)).catch(this.deps.logError);
+    const next = previous.then(() => this.#drive(run, input, map)).catch(this.deps.logError);
     this.#chains.set(run.id, next);
     void next.finally(() => {
       if (this.#chains.get(run.id) === next) this.#chains.delete(run.id);
@@ -159,8 +179,8 @@ export class RunEngine {
   }
 
   /** Starts a new run from its graph input. */
-  start(run: AgentRun, input: unknown): Promise<void> {
-    return this.drive(run, { [START]: input } satisfies Start);
+  start(run: AgentRun, input: unknown, map?: DriveMap): Promise<void> {
+    return this.drive(run, { [START]: input } satisfies Start, map);
   }
 
   /**
@@ -177,8 +197,8 @@ export class RunEngine {
   }
 
   /** Answers a question of a run. */
-  resume(run: AgentRun, interruptId: string, reply: unknown, waiting: number): Promise<void> {
-    return this.drive(run, resumeWith(interruptId, reply, waiting));
+  resume(run: AgentRun, interruptId: string, reply: unknown, waiting: number, map?: DriveMap): Promise<void> {
+    return this.drive(run, resumeWith(interruptId, reply, waiting), map);
   }
 
   /** Lets a run go on after its clarifying question expired (a gate never expires into its run: it pauses). */
@@ -204,15 +224,17 @@ export class RunEngine {
     return new Map(replied.map((q) => [q.interruptId, q.status === 'EXPIRED' ? EXPIRED_REPLY : q.reply]));
   }
 
-  async #drive(run: AgentRun, input: unknown): Promise<void> {
+  async #drive(run: AgentRun, input: unknown, known?: DriveMap): Promise<void> {
     const { bus, onCommitted, settings } = this.deps;
     // A run's writes (its steps, commands, settles, lease) commit with relaxed durability: what a power loss
     // may take of them, the run redoes from its last stored pause (see `WriteDurability`).
     const db = this.#runDb;
-    const map = await db.read.map.findUnique({
-      where: { id: run.mapId },
-      select: { ownerId: true, tokenBudget: true, language: true },
-    });
+    const map =
+      known ??
+      (await db.read.map.findUnique({
+        where: { id: run.mapId },
+        select: { ownerId: true, tokenBudget: true, language: true },
+      }));
     if (!map) return;
     const controller = new AbortController();
     this.#active.set(run.id, controller);
@@ -270,7 +292,7 @@ export class RunEngine {
       if (isFork(given)) {
         // Stored at once, so a process that dies before the fork's first pause recovers from its step.
         await graph.updateState({ configurable: { thread_id: run.threadId } }, given[FORK].values, given[FORK].asNode);
-        await db.write((tx) => checkpoints.keepIn(tx));
+        await db.write((tx) => checkpoints.keepIn(db.checkpointLog, tx));
       }
       const from = isFork(given)
         ? null

@@ -62,7 +62,7 @@ describe.each(providers)('a run outbox on %s', (provider) => {
     const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
     outbox.push([step('collectContext')]);
     outbox.defer((tx, emit, carrying) =>
-      recordNodeState(tx, emit, carrying.id, { nodeId: root.id, status: 'RUNNING' }),
+      recordNodeState(db.runLog, tx, emit, carrying.id, { nodeId: root.id, status: 'RUNNING' }),
     );
     outbox.push([step('checkDependencies')]);
     await createNode({ ...ctx, carry: outbox }, { mapId: map.id, question: 'child', parentId: root.id });
@@ -109,7 +109,7 @@ describe.each(providers)('a run outbox on %s', (provider) => {
     const gone = await createNode(ctx, { mapId: map.id, question: 'gone', parentId: root.id });
     const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
     outbox.defer((tx, emit, carrying) =>
-      recordNodeState(tx, emit, carrying.id, { nodeId: gone.id, status: 'RUNNING' }),
+      recordNodeState(db.runLog, tx, emit, carrying.id, { nodeId: gone.id, status: 'RUNNING' }),
     );
     await deleteNode(ctx, { id: gone.id });
     await createNode({ ...ctx, carry: outbox }, { mapId: map.id, question: 'still works', parentId: root.id });

@@ -36,7 +36,7 @@ import { type AutoStart, autoStartDecision } from './auto-start.ts';
 import { recordDecision } from './decisions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
-import { RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
+import { driveMapOf, RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
 import { openDependenciesOf, waitingRunsToStart } from './waiting-runs.ts';
 
 const processNodeInput = z.object({
@@ -198,7 +198,7 @@ export class RunService {
     consultationId?: string,
     fork?: { from: AgentRun; step: string },
   ) {
-    const { run, replaced } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
+    const { run, replaced, onMap } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
       if (fork) await assertForkable(tx, fork.from);
       if (nodeId) await assertNodeFree(tx, nodeId);
       // Redoing a step replaces the run paused on it (an expired gate): one run per node, one understanding per map.
@@ -228,11 +228,12 @@ export class RunService {
       if (waitingFor.length)
         emit({ type: 'RunWaitingForDependencies', payload: { run: toRunSnapshot(run), waitingFor } });
       else emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
-      if (auto) await recordDecision(tx, emit, mapId, autoStartDecision(run, auto, map.language));
-      return { run, replaced };
+      if (auto) await recordDecision(ctx.db.runLog, tx, emit, mapId, autoStartDecision(run, auto, map.language));
+      return { run, replaced, onMap: driveMapOf(map) };
     });
     for (const old of replaced) this.engine.abort(old);
-    return run;
+    // The map as the run was created on it: its first drive need not read it again.
+    return { run, onMap };
   }
 
   /**
@@ -250,7 +251,7 @@ export class RunService {
       constraints: Array.isArray(map.constraints) ? map.constraints.map(String) : [],
       language: map.language,
     };
-    const run = await this.#createRun(
+    const { run } = await this.#createRun(
       ctx,
       mapId,
       AgentGraph.UNDERSTAND_PROBLEM,
@@ -281,7 +282,7 @@ export class RunService {
       conclusionKind: null,
       proposalOverride: raw.proposal,
     };
-    const run = await this.#createRun(
+    const { run } = await this.#createRun(
       ctx,
       mapId,
       AgentGraph.PROCESS_NODE,
@@ -308,8 +309,8 @@ export class RunService {
       strategyOverride: parsed.strategy ?? null,
       conclusionKind: parsed.conclusionKind ?? null,
     };
-    const run = await this.#createRun(ctx, mapId, AgentGraph.PROCESS_NODE, parsed.nodeId, input, auto);
-    if (run.status === 'RUNNING') void this.engine.start(run, input);
+    const { run, onMap } = await this.#createRun(ctx, mapId, AgentGraph.PROCESS_NODE, parsed.nodeId, input, auto);
+    if (run.status === 'RUNNING') void this.engine.start(run, input, onMap);
     return run;
   }
 
@@ -325,7 +326,7 @@ export class RunService {
     if (!from) throw new NotFoundError('AgentRun', parsed.runId);
     // Access first: which steps a run took is none of a stranger's business.
     assertCanChange(ctx, 'AgentRun', from.id);
-    const map = await ctx.db.read.map.findUnique({ where: { id: from.mapId }, select: { ownerId: true } });
+    const map = await ctx.db.mapVersion(from.mapId);
     if (map?.ownerId !== ctx.viewer.id) throw new ForbiddenError('AgentRun', from.id);
     if (from.agent !== AgentGraph.PROCESS_NODE || !from.nodeId)
       throw new ValidationError('runId', 'only a run on a node (intent, decomposition, conclusion) can be forked');
@@ -348,7 +349,7 @@ export class RunService {
       ...(parsed.strategy ? { strategyOverride: parsed.strategy } : {}),
       proposalOverride: null,
     };
-    const run = await this.#createRun(
+    const { run } = await this.#createRun(
       ctx,
       from.mapId,
       AgentGraph.PROCESS_NODE,
@@ -388,7 +389,7 @@ export class RunService {
    */
   async startWaiting(ctx: Omit<CommandContext, 'viewer'>, events?: readonly MapEvent[]): Promise<void> {
     for (const waiting of await waitingRunsToStart(ctx.db.read, events)) {
-      const map = await ctx.db.read.map.findUnique({ where: { id: waiting.mapId }, select: { ownerId: true } });
+      const map = await ctx.db.mapVersion(waiting.mapId);
       if (!map) continue;
       const run = await mutateMap({ ...ctx, viewer: { id: map.ownerId } }, waiting.mapId, async (tx, emit, row) => {
         const current = await tx.agentRun.findUnique({ where: { id: waiting.id } });
@@ -410,7 +411,7 @@ export class RunService {
         });
         emit({ type: 'RunStarted', payload: { run: toRunSnapshot(started) } });
         const trigger = { trigger: 'DEPENDENCIES_CONCLUDED' } as const;
-        await recordDecision(tx, emit, row.id, autoStartDecision(started, trigger, row.language));
+        await recordDecision(ctx.db.runLog, tx, emit, row.id, autoStartDecision(started, trigger, row.language));
         return started;
       });
       if (run) void this.engine.start(run, run.input);
@@ -431,7 +432,7 @@ export class RunService {
       threshold: parsed.threshold ?? DIVERGENT_LIMITS.threshold,
       reviewEachLevel: parsed.reviewEachLevel ?? false,
     };
-    const run = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input, auto);
+    const { run } = await this.#createRun(ctx, mapId, AgentGraph.DIVERGENT, parsed.nodeId, input, auto);
     void this.engine.start(run, input);
     return run;
   }
@@ -449,7 +450,7 @@ export class RunService {
       if (node?.mapId !== parsed.mapId) throw new NotFoundError('Node', parsed.nodeId);
     }
     const input = { mapId: parsed.mapId, scopeNodeId: parsed.nodeId ?? null };
-    const run = await this.#createRun(ctx, parsed.mapId, AgentGraph.CRITIC, null, input);
+    const { run } = await this.#createRun(ctx, parsed.mapId, AgentGraph.CRITIC, null, input);
     void this.engine.start(run, input);
     return run;
   }
@@ -508,7 +509,7 @@ export class RunService {
     if (!question) throw new NotFoundError('AgentQuestion', questionId);
     // Access first: how a reply is checked depends on the question, which is none of a stranger's business.
     assertCanChange(ctx, 'AgentQuestion', questionId);
-    const map = await ctx.db.read.map.findUnique({ where: { id: question.mapId }, select: { ownerId: true } });
+    const map = await ctx.db.mapVersion(question.mapId);
     if (map?.ownerId !== ctx.viewer.id) throw new ForbiddenError('AgentQuestion', questionId);
     checkJson('reply', shortcut.reply);
     checkJson('text', shortcut.text);
@@ -516,13 +517,11 @@ export class RunService {
     checkReplyLimits(question.kind, reply);
     if (question.kind === QuestionKind.REVIEW_DECOMPOSITION && (reply as { action?: unknown }).action === 'approve')
       await this.#replaceForkedRun(ctx, question);
-    const { run, waiting } = await mutateMap(ctx, question.mapId, async (tx, emit) => {
+    const { run, waiting, onMap } = await mutateMap(ctx, question.mapId, async (tx, emit, map) => {
       // An expired gate is still the person's to answer while its run is paused: the run goes on from there.
-      const current = await tx.agentQuestion.findUniqueOrThrow({
-        where: { id: question.id },
-        select: { status: true, kind: true, run: { select: { status: true } } },
-      });
-      const closed = isAnswerable(current, current.run.status)
+      const current = await ctx.db.runLog.questionState(tx, question.id);
+      if (!current) throw new NotFoundError('AgentQuestion', question.id);
+      const closed = isAnswerable(current, current.runStatus)
         ? await closeQuestion(
             tx,
             emit,
@@ -533,9 +532,9 @@ export class RunService {
         : null;
       if (!closed)
         throw new ValidationError('requestId', `this question is no longer waiting (${current.status.toLowerCase()})`);
-      return closed;
+      return { ...closed, onMap: driveMapOf(map) };
     });
-    void this.engine.resume(run, question.interruptId, reply, waiting);
+    void this.engine.resume(run, question.interruptId, reply, waiting, onMap);
     return run;
   }
 
@@ -648,7 +647,7 @@ export class RunService {
     await this.startDivergentMaps(ctx, events).catch(this.engine.logError);
     const mapId = events.find((e) => e.type === 'NodeConcluded' || e.type === 'NodeStale')?.mapId;
     if (!mapId) return;
-    const map = await ctx.db.read.map.findUnique({ where: { id: mapId }, select: { autoRun: true, ownerId: true } });
+    const map = await ctx.db.mapVersion(mapId);
     if (!map?.autoRun) return;
     for (const { nodeId, trigger } of await conclusionsToStart(ctx.db.read, events)) {
       try {

@@ -1,5 +1,5 @@
 import type { ModelUsage, RunOutcome } from '@thinkingmap/agent-core';
-import type { AgentRun, Tx } from '@thinkingmap/db';
+import type { AgentRun, CheckpointLog, RunLog, Tx } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
 import { type Emit, mutateMap } from '../commands/mutate-map.ts';
 import { NotFoundError } from '../errors/domain-errors.ts';
@@ -9,13 +9,16 @@ import { pruneFinishedIn } from './prisma-checkpoint-store.ts';
 type Outcome<S extends RunOutcome['status']> = Extract<RunOutcome, { status: S }>;
 
 /** Stores the questions a paused run waits on (a question already stored for its interrupt is kept). */
-async function storeQuestions(tx: Tx, emit: Emit, run: AgentRun, outcome: Outcome<'WAITING'>, ttlMs: number) {
+async function storeQuestions(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  run: AgentRun,
+  outcome: Outcome<'WAITING'>,
+  ttlMs: number,
+) {
   for (const q of outcome.questions) {
-    const existing = await tx.agentQuestion.findUnique({
-      where: { runId_interruptId: { runId: run.id, interruptId: q.requestId } },
-      select: { id: true },
-    });
-    if (existing) continue;
+    if (await log.hasQuestion(tx, run.id, q.requestId)) continue;
     const question = await tx.agentQuestion.create({
       data: {
         runId: run.id,
@@ -53,11 +56,11 @@ function endOf(outcome: RunOutcome): { status: AgentRun['status']; data: Record<
 /** Where a drive's checkpoints go when it settles (see `DriveCheckpointStore`). */
 export interface SettledCheckpoints {
   /** A paused run keeps what the drive wrote. */
-  keepIn(tx: Tx): Promise<void>;
+  keepIn(log: CheckpointLog, tx: Tx): Promise<void>;
   /** A run that ended (or was cancelled) drops its thread's checkpoints: it can never resume. */
-  dropIn(tx: Tx, threadId: string): Promise<void>;
+  dropIn(log: CheckpointLog, tx: Tx, threadId: string): Promise<void>;
   /** A run that ended and stays inspectable (within the map's checkpoint window) keeps its checkpoints. */
-  keepFinishedIn(tx: Tx): Promise<void>;
+  keepFinishedIn(log: CheckpointLog, tx: Tx): Promise<void>;
 }
 
 /**
@@ -79,8 +82,9 @@ export async function settleRun(
   checkpointWindow = 0,
 ): Promise<boolean> {
   try {
+    const log = ctx.db.checkpointLog;
     await mutateMap(ctx, run.mapId, async (tx, emit) => {
-      const current = await tx.agentRun.findUnique({ where: { id: run.id }, select: { status: true } });
+      const current = await ctx.db.runLog.runStatus(tx, run.id);
       if (!current) return;
       const spent = unsettled.promptTokens + unsettled.completionTokens;
       if (spent) await tx.map.update({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
@@ -90,23 +94,23 @@ export async function settleRun(
         completionTokens: { increment: unsettled.completionTokens },
         tokensReserved: 0,
       };
-      if (current.status === 'CANCELLED') {
+      if (current === 'CANCELLED') {
         await tx.agentRun.update({ where: { id: run.id }, data: tokens });
-        await checkpoints.dropIn(tx, run.threadId);
+        await checkpoints.dropIn(log, tx, run.threadId);
         return;
       }
       if (outcome.status === 'WAITING') {
-        await storeQuestions(tx, emit, run, outcome, questionTtlMs);
-        await checkpoints.keepIn(tx);
+        await storeQuestions(ctx.db.runLog, tx, emit, run, outcome, questionTtlMs);
+        await checkpoints.keepIn(log, tx);
       } else if (checkpointWindow > 0 && (outcome.status === 'COMPLETED' || outcome.status === 'FAILED')) {
-        await checkpoints.keepFinishedIn(tx);
+        await checkpoints.keepFinishedIn(log, tx);
       } else {
-        await checkpoints.dropIn(tx, run.threadId);
+        await checkpoints.dropIn(log, tx, run.threadId);
       }
       const { status, data } = endOf(outcome);
       const updated = await tx.agentRun.update({ where: { id: run.id }, data: { ...tokens, ...data, status } });
       if (checkpointWindow > 0 && (status === 'COMPLETED' || status === 'FAILED'))
-        await pruneFinishedIn(tx, run.mapId, checkpointWindow);
+        await pruneFinishedIn(ctx.db, tx, run.mapId, checkpointWindow);
       if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(updated) } });
       if (outcome.status === 'FAILED' || outcome.status === 'CANCELLED') {
         const code = outcome.status === 'FAILED' ? outcome.code : 'CANCELLED';

@@ -1,4 +1,4 @@
-import { DecompositionStrategy, type Node, NodeIntent, NodeStatus, type Tx } from '@thinkingmap/db';
+import { DecompositionStrategy, type Node, NodeIntent, NodeStatus, type RunLog, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import { id, parseInput } from './input.ts';
@@ -27,11 +27,8 @@ export function parseNodeState(raw: unknown): NodeState {
  * version stays and a person's open edit stays valid. A node no longer in the map (deleted meanwhile) is
  * skipped: this never fails the command that carries it.
  */
-export async function recordNodeState(tx: Tx, emit: Emit, mapId: string, input: NodeState): Promise<void> {
-  const node = await tx.node.findUnique({
-    where: { id: input.nodeId },
-    select: { mapId: true, status: true, intent: true, strategy: true },
-  });
+export async function recordNodeState(log: RunLog, tx: Tx, emit: Emit, mapId: string, input: NodeState): Promise<void> {
+  const node = await log.nodeState(tx, input.nodeId);
   if (!node || node.mapId !== mapId) return;
   const data: Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>> = {};
   if (input.status && input.status !== node.status) {

@@ -3,26 +3,33 @@ import { isInSubtree, subtreeIds } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import { ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot } from '../events/event-snapshots.ts';
+import type { NodeArchive } from '../events/node-archive.ts';
 import type { CommandContext } from './context.ts';
 import { id, parseInput, position } from './input.ts';
 import { mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap, placeAmongSiblings } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
+import { readNodeArchives } from './read-node-archives.ts';
 import { markStale } from './stale-conclusions.ts';
 
-/** Deletes nodes' rows with their conversations, messages and context items; their runs lose the node. */
-export async function removeNodeRows(tx: Tx, nodeIds: string[]): Promise<void> {
+/**
+ * Deletes nodes' rows with their conversations, messages and context items; their runs lose the node. Returns
+ * what it removed of each node (its archive), for the NodeDeleted event: nothing said on a node is lost.
+ */
+export async function removeNodeRows(tx: Tx, nodeIds: string[]): Promise<NodeArchive[]> {
+  const archive = await readNodeArchives(tx, nodeIds);
   await tx.message.deleteMany({ where: { conversation: { nodeId: { in: nodeIds } } } });
   await tx.conversation.deleteMany({ where: { nodeId: { in: nodeIds } } });
   await tx.contextItem.deleteMany({ where: { nodeId: { in: nodeIds } } });
   await tx.agentRun.updateMany({ where: { nodeId: { in: nodeIds } }, data: { nodeId: null } });
   await tx.node.deleteMany({ where: { id: { in: nodeIds } } });
+  return archive;
 }
 
 /**
- * Deletes a node with its whole subtree, their dependencies, context items and conversations. The parent's
- * conclusion is then out of date (`CHILD_REMOVED`), and so is that of any node left that depended on a
- * deleted one (`DEPENDENCY_CHANGED`).
+ * Deletes a node with its whole subtree, their dependencies, context items and conversations (kept in the
+ * event's archive, so an undo brings them back). The parent's conclusion is then out of date (`CHILD_REMOVED`),
+ * and so is that of any node left that depended on a deleted one (`DEPENDENCY_CHANGED`).
  */
 export async function deleteNode(
   ctx: CommandContext,
@@ -40,9 +47,9 @@ export async function deleteNode(
     });
     const survivors = dependencies.filter((d) => !doomed.has(d.nodeId)).map((d) => d.nodeId);
     await tx.dependency.deleteMany({ where: { id: { in: dependencies.map((d) => d.id) } } });
-    await removeNodeRows(tx, nodeIds);
+    const archive = await removeNodeRows(tx, nodeIds);
     const dependencyIds = dependencies.map((d) => d.id);
-    emit({ type: 'NodeDeleted', payload: { nodeIds, dependencyIds } });
+    emit({ type: 'NodeDeleted', payload: { nodeIds, dependencyIds, archive } });
     await refreshBlocked(tx, survivors, emit);
     const questionOf = new Map(all.map((n) => [n.id, n.question]));
     await markStale(tx, emit, [

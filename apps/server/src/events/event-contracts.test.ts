@@ -113,6 +113,11 @@ describe('event contracts', () => {
     expect(decodePayload(at('AgentStep', 1), { ...step, secret: 1 })).toEqual(step);
   });
 
+  it('should read a version 1 deletion, which kept nothing of what it removed, with an empty archive', () => {
+    const payload = decodePayload(at('NodeDeleted', 1), { nodeIds: ['n1'], dependencyIds: ['d1'] });
+    expect(payload).toEqual({ nodeIds: ['n1'], dependencyIds: ['d1'], archive: [] });
+  });
+
   it('should refuse a payload that breaks its contract, naming the event', () => {
     expect(() => decodePayload(at('NodeDeleted', 1), { nodeIds: 'n1' })).toThrow(EventContractError);
     expect(() => decodePayload(at('NodeDeleted', 1), { nodeIds: 'n1' })).toThrow(

@@ -19,6 +19,7 @@ import {
   toQuestionSnapshot,
   toRunSnapshot,
 } from './event-snapshots.ts';
+import { nodeArchive } from './node-archive.ts';
 
 /** An old payload (a JSON object) turned into the next version's shape; the current schema checks the result. */
 type Upgrade = (payload: Record<string, unknown>) => Record<string, unknown>;
@@ -65,6 +66,8 @@ const withoutFork: Upgrade = (payload) => ({
 const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork };
 const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
 const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
+// Version 1 deletions kept nothing of what they removed: a node they deleted comes back with empty conversations.
+const archivedNothing: Upgrade = (payload) => ({ ...payload, archive: [] });
 
 /**
  * Every event type's payload contract. A stored event records its type's version; reading it upgrades older
@@ -79,7 +82,20 @@ export const EVENT_CONTRACTS = {
   MapDeleted: contract(1, z.object({ mapId: z.string() })),
   NodeCreated: contract(3, nodePayload, fromNodeRow),
   NodeUpdated: contract(3, nodePayload.extend({ fields: z.array(z.string()) }), fromNodeRow),
-  NodeDeleted: contract(1, z.object({ nodeIds: z.array(z.string()), dependencyIds: z.array(z.string()) })),
+  /**
+   * Nodes and their dependencies were deleted. The log's row also keeps `archive`, their conversations and
+   * context items (one per node), which an undo or restore puts back; what listeners get leaves it out
+   * (`forListeners`), so `archive` is absent there.
+   */
+  NodeDeleted: contract(
+    2,
+    z.object({
+      nodeIds: z.array(z.string()),
+      dependencyIds: z.array(z.string()),
+      archive: z.array(nodeArchive).optional(),
+    }),
+    { 1: archivedNothing },
+  ),
   NodeConcluded: contract(3, nodePayload, fromNodeRow),
   /** A concluded node's conclusion went out of date; the node carries why (`staleReason`) and what changed. */
   NodeStale: contract(1, nodePayload),

@@ -15,7 +15,19 @@ export interface ChangeMeta {
 }
 
 /**
- * Appends events to a map's log inside the caller's transaction, each with its type's contract version.
+ * An event as its listeners get it (the bus, subscriptions, the `events` query and the viewer's feed): what
+ * only the history reads stays in the log. That is a deletion's archive of the conversations and context items
+ * it removed, which can weigh megabytes for a large subtree.
+ */
+export function forListeners(event: MapEvent): MapEvent {
+  if (event.type !== 'NodeDeleted' || event.payload.archive === undefined) return event;
+  const { archive: _, ...payload } = event.payload;
+  return { ...event, payload };
+}
+
+/**
+ * Appends events to a map's log inside the caller's transaction, each with its type's contract version, and
+ * returns them as their listeners get them ({@link forListeners}).
  * Sequence numbers follow the map's `lastSeq` as read under its row lock (`mutateMap`), so they are
  * consecutive and never reused; the map's `lastSeq` moves on with them (a map deleted in the same
  * transaction keeps its last events, MapDeleted included, in the log).
@@ -48,7 +60,7 @@ export async function appendEvents(
       ...(meta ? { ...meta, changeSeq: first } : {}),
     })),
   );
-  return stored;
+  return stored.map(forListeners);
 }
 
 /**
@@ -64,15 +76,26 @@ export async function readEvents(db: ReadDb, mapId: string, after: number, limit
   return rows.map(toMapEvent);
 }
 
-/** A stored event row as an event: its payload upgraded to its type's current version and parsed. */
-export function toMapEvent(row: {
+/** A stored event row, as read from the log. */
+export interface EventRow {
   mapId: string;
   seq: number;
   type: string;
   version: number;
   payload: unknown;
   createdAt: Date;
-}): MapEvent {
+}
+
+/** A stored event row as its listeners get it ({@link forListeners}), its payload upgraded and parsed. */
+export function toMapEvent(row: EventRow): MapEvent {
+  return forListeners(toLoggedEvent(row));
+}
+
+/**
+ * A stored event row with all the log keeps of it (a deletion's archive included), its payload upgraded to its
+ * type's current version and parsed: what the map's history folds.
+ */
+export function toLoggedEvent(row: EventRow): MapEvent {
   return {
     type: row.type,
     payload: decodePayload(row as typeof row & { type: MapEventType }, row.payload),

@@ -32,7 +32,8 @@ import { z } from 'zod';
  * never by accident. Relations are not carried: GraphQL loads them by id.
  */
 
-const isoDate = z.iso.datetime({ offset: true });
+/** A date as events carry it: an ISO string. */
+export const isoDate = z.iso.datetime({ offset: true });
 const strings = z.array(z.string());
 
 export const mapSnapshot = z.object({

@@ -1,8 +1,10 @@
 import type { ReadDb } from '@thinkingmap/db';
 import { AsyncQueue, finishing } from './async-queue.ts';
 import type { EventBus } from './event-bus.ts';
+import { toMapEvent } from './event-log.ts';
 import type { MapEvent, MapEventType } from './map-event.ts';
 import { mapEventStream } from './map-event-stream.ts';
+import { missedDeletions } from './missed-deletions.ts';
 import { encodeFeedCursor, type FeedPositions } from './viewer-cursor.ts';
 
 /** An event of the viewer-wide feed with the cursor to resume right after it. */
@@ -27,7 +29,8 @@ export interface ViewerEventStreamOptions {
 /**
  * Every event of every map the viewer owns, as one feed: one {@link mapEventStream} per map (the same replay, gap
  * filling and per-map order), merged as they come. Maps created later join from their first event; a deleted map's
- * stream ends with its MapDeleted and the map leaves the cursor. Each item carries the cursor of everything delivered
+ * stream ends with its MapDeleted and the map leaves the cursor (also when the deletion came while the client was
+ * away: resuming with a cursor that names the map delivers its MapDeleted). Each item carries the cursor of everything delivered
  * up to it, so resuming with the last cursor received misses nothing and repeats nothing.
  */
 export function viewerEventStream(options: ViewerEventStreamOptions): AsyncIterableIterator<FeedItem> {
@@ -71,6 +74,11 @@ export function viewerEventStream(options: ViewerEventStreamOptions): AsyncItera
       const after = options.after ? (options.after.get(map.id) ?? 0) : map.lastSeq;
       positions.set(map.id, after);
       follow(map.id, after);
+    }
+    // Maps the cursor names that were deleted while the client was away end with their MapDeleted.
+    const deletions = missedDeletions(viewerId, options.after, new Set(positions.keys()), only);
+    if (deletions.length) {
+      for (const row of await db.event.findMany({ where: { OR: deletions } })) merged.push(toMapEvent(row));
     }
     listed = true;
     for (const mapId of discovered) if (!streams.has(mapId) && (await isOwn(mapId))) follow(mapId, 0);

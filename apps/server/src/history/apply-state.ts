@@ -9,7 +9,9 @@ import {
   toNodeSnapshot,
 } from '../events/event-snapshots.ts';
 import { diffFields } from './map-changes.ts';
-import { type Entity, type MapState, TRACKED_FIELDS } from './map-state.ts';
+import { type Entity, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
+import { parentsFirst } from './parents-first.ts';
+import { restoreNodeContent } from './restore-node-content.ts';
 
 const DATE_FIELDS = new Set(['concludedAt', 'staleSince']);
 
@@ -24,28 +26,12 @@ function rowData(entity: Entity, fields: readonly string[]): Record<string, unkn
   );
 }
 
-/** Parents before children, so a recreated subtree finds its parent. */
-function parentsFirst(nodes: NodeSnapshot[]): NodeSnapshot[] {
-  const ids = new Set(nodes.map((n) => n.id));
-  const placed = new Set<string>();
-  const ordered: NodeSnapshot[] = [];
-  while (ordered.length < nodes.length) {
-    const ready = nodes.filter(
-      (n) => !placed.has(n.id) && !(n.parentId && ids.has(n.parentId) && !placed.has(n.parentId)),
-    );
-    for (const n of ready) {
-      placed.add(n.id);
-      ordered.push(n);
-    }
-  }
-  return ordered;
-}
-
 /**
  * Brings the entities named in `target` to the given versions (null: absent) inside a command's transaction,
  * emitting the events a person's own edits would: NodeCreated / NodeUpdated / NodeDeleted, DependencyAdded /
  * DependencyRemoved, MapUpdated. `current` is the map as its log says it is now. A recreated node gets its old
- * id and fields back, with fresh conversations (what was said on it is not part of the log's snapshots).
+ * id and fields back, and from `archives` (what its last deletion removed) its conversations with their
+ * messages and its context items; a node deleted before deletions kept them gets empty conversations.
  */
 export async function applyState(
   tx: Tx,
@@ -53,6 +39,7 @@ export async function applyState(
   mapId: string,
   current: MapState,
   target: ReadonlyMap<string, Entity | null>,
+  archives: NodeArchives,
 ): Promise<void> {
   const now = (key: string) => current.get(key) ?? null;
   const wanted = [...target];
@@ -75,8 +62,8 @@ export async function applyState(
       .filter((d) => gone.has(d.nodeId) || gone.has(d.dependsOnId))
       .map((d) => d.id);
     await tx.dependency.deleteMany({ where: { id: { in: dependencyIds } } });
-    await removeNodeRows(tx, removedNodes);
-    emit({ type: 'NodeDeleted', payload: { nodeIds: removedNodes, dependencyIds } });
+    const archive = await removeNodeRows(tx, removedNodes);
+    emit({ type: 'NodeDeleted', payload: { nodeIds: removedNodes, dependencyIds, archive } });
   }
   const created = wanted.filter(([k, v]) => v?.kind === 'NODE' && !now(k)).map(([, v]) => v!.value as NodeSnapshot);
   for (const snapshot of parentsFirst(created)) {
@@ -87,16 +74,15 @@ export async function applyState(
         id: snapshot.id,
         mapId,
         version: snapshot.version + 1,
-        conversations: {
-          create: [
-            { kind: 'DECOMPOSE', mapId },
-            { kind: 'CONCLUDE', mapId },
-          ],
-        },
       } as never,
     });
     emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
   }
+  await restoreNodeContent(
+    tx,
+    mapId,
+    created.map((node) => ({ nodeId: node.id, archive: archives.get(node.id) })),
+  );
   for (const [key, entity] of wanted) {
     const was = now(key);
     if (!entity || !was || entity.kind === 'DEPENDENCY') continue;

@@ -1,5 +1,5 @@
 import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
-import { toMapEvent } from '../events/event-log.ts';
+import { toLoggedEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';
 
 /** A stored event with who made it and which change it belongs to. */
@@ -13,13 +13,16 @@ export type HistoryEvent = MapEvent & {
   revertsSeq: number | null;
 };
 
-/** Reads a map's whole log, oldest first, with each event's change metadata and its payload upgraded. */
+/**
+ * Reads a map's whole log, oldest first, with each event's change metadata and its payload upgraded (a
+ * deletion's archive included).
+ */
 export async function readHistoryEvents(db: ReadDb | Tx, mapId: string): Promise<HistoryEvent[]> {
   const rows = await db.event.findMany({ where: { mapId }, orderBy: { seq: 'asc' } });
   return rows.map(
     (row) =>
       ({
-        ...toMapEvent(row),
+        ...toLoggedEvent(row),
         actorId: row.actorId,
         runId: row.runId,
         step: row.step,

@@ -1,6 +1,14 @@
 import type { ChangeKind } from '@thinkingmap/db';
 import type { HistoryEvent } from './history-events.ts';
-import { applyEvent, type Entity, type EntityKind, type MapState, TRACKED_FIELDS } from './map-state.ts';
+import {
+  applyEvent,
+  type Entity,
+  type EntityKind,
+  keepArchives,
+  type MapState,
+  type NodeArchives,
+  TRACKED_FIELDS,
+} from './map-state.ts';
 
 /** One field a change set: its value before and after. */
 export interface FieldDiff {
@@ -55,10 +63,15 @@ function entryOf(key: string, before: Entity | null, after: Entity | null): Chan
 /**
  * Folds a map's log into its changes, oldest first: the events of one command make one change; each entry
  * holds the entity before and after it. Commands that changed no tracked field (a run's progress) are left out.
- * Also returns the state after the whole log.
+ * Also returns the state after the whole log, and the archives of the nodes deleted in it.
  */
-export function buildChanges(events: readonly HistoryEvent[]): { changes: MapChange[]; state: MapState } {
+export function buildChanges(events: readonly HistoryEvent[]): {
+  changes: MapChange[];
+  state: MapState;
+  archives: NodeArchives;
+} {
   const state: MapState = new Map();
+  const archives: NodeArchives = new Map();
   const changes: MapChange[] = [];
   let i = 0;
   while (i < events.length) {
@@ -73,6 +86,7 @@ export function buildChanges(events: readonly HistoryEvent[]): { changes: MapCha
       applyEvent(state, event, (key, previous) => {
         if (!before.has(key)) before.set(key, previous);
       });
+      keepArchives(archives, event);
     }
     const entries = [...before]
       .map(([key, was]) => entryOf(key, was, state.get(key) ?? null))
@@ -92,5 +106,5 @@ export function buildChanges(events: readonly HistoryEvent[]): { changes: MapCha
       entries,
     });
   }
-  return { changes, state };
+  return { changes, state, archives };
 }

@@ -1,5 +1,6 @@
 import type { DependencySnapshot, MapSnapshot, NodeSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
+import type { NodeArchive } from '../events/node-archive.ts';
 
 /** An entity of a map the history tracks. */
 export type Entity =
@@ -11,6 +12,18 @@ export type EntityKind = Entity['kind'];
 
 /** A map as its log says it was: every entity by key (`NODE:<id>`), folded from the events' snapshots. */
 export type MapState = Map<string, Entity>;
+
+/**
+ * What deleted nodes had besides their tracked fields (conversations, context items), by node id: from the
+ * latest deletion of each, which holds everything said on it until then. A recreated node gets it back.
+ */
+export type NodeArchives = Map<string, NodeArchive>;
+
+/** Keeps the archive a deletion carries (a deletion logged before archives existed carries none). */
+export function keepArchives(archives: NodeArchives, event: MapEvent): void {
+  if (event.type !== 'NodeDeleted') return;
+  for (const archive of event.payload.archive ?? []) archives.set(archive.nodeId, archive);
+}
 
 export const entityKey = (kind: EntityKind, id: string) => `${kind}:${id}`;
 

@@ -37,7 +37,7 @@ async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promi
   let seq: number | null = null;
   await mutateMap(ctx, mapId, async (tx, emit, map) => {
     const events = await readHistoryEvents(tx, mapId);
-    const { changes, state } = buildChanges(events);
+    const { changes, state, archives } = buildChanges(events);
     const { target, kind, reverts, takenBack } = plan(changes, state);
     // The change's metadata is read by mutateMap from the context.
     ctx.change = { kind, reverts };
@@ -52,6 +52,7 @@ async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promi
       mapId,
       state,
       target,
+      archives,
     );
     await takeBackSuggestionDecisions(
       tx,

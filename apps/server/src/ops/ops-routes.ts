@@ -88,8 +88,11 @@ export function createOpsRoutes(options: OpsRoutesOptions): OpsRoutes {
     res: ServerResponse,
     allowMetrics: (req: IncomingMessage) => true | 401 | 404,
   ) => {
-    const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    // Every GET passes here (a map read's URL holds its whole query): the path is cut, not split.
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
     if (path === '/healthz') send(res, 200, 'text/plain; charset=utf-8', 'ok\n');
     else if (path === '/readyz') void ready(res);
     else if (path !== '/metrics') return false;

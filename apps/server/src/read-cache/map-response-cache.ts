@@ -1,17 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Database, MapVersion } from '@thinkingmap/db';
-import { type DocumentNode, Kind, type OperationDefinitionNode, parse, print } from 'graphql';
+import type { Database } from '@thinkingmap/db';
 import { LRUCache } from 'lru-cache';
 import type { Access } from '../auth/access.ts';
-
-/** What a map read's document asks for: the map id's literal or variable, and the normalised document. */
-interface MapRead {
-  /** `print` of the parsed document: the same query written with other spacing shares an entry. */
-  normalised: string;
-  id: { literal: string } | { variable: string };
-}
+import { MapReadRequests } from './map-read-request.ts';
+import { MapVersionReads } from './map-version-reads.ts';
 
 /** How a stored answer is sent, per encoding: the body and its complete headers, made on first demand. */
 interface Variant {
@@ -31,18 +25,6 @@ interface Entry {
   br?: Variant;
 }
 
-/** A request body known to be a map read: what its stored answers are keyed by besides the viewer and the map. */
-interface KnownRequest {
-  mapId: string;
-  /**
-   * Names (operation name, variables, normalised document) in the answers' keys: a number given once per distinct
-   * request in this process, so a hit builds and hashes a short key instead of one holding the whole document.
-   */
-  key: number;
-  /** The same, written out: what ETags are made of, so they mean the same answer on every instance and after a restart. */
-  text: string;
-}
-
 /** How a request was answered, for metrics. */
 export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 
@@ -59,6 +41,8 @@ export interface MapResponseCacheOptions {
   onServed?: (outcome: StoredAnswerOutcome) => void;
   /** Bytes of answers kept (64 MB), least recently used out. */
   maxBytes?: number;
+  /** The GraphQL endpoint's path (`/graphql`): requests to other paths are Yoga's to answer. */
+  endpoint?: string;
 }
 
 /** An answer computed by the ordinary GraphQL path (Yoga's fetch API). */
@@ -66,33 +50,6 @@ export interface ComputedResponse {
   status: number;
   headers: Headers;
   body: Buffer;
-}
-
-const NOT_A_MAP_READ = null;
-
-/** The map read a document is, or null: one query operation whose root fields are all `map(id:)` of one map. */
-function mapReadOf(document: DocumentNode, operationName: string | undefined): MapRead | null {
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (operation?.operation !== 'query' || (!operationName && operations.length > 1)) return NOT_A_MAP_READ;
-  let id: MapRead['id'] | undefined;
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) return NOT_A_MAP_READ;
-    if (selection.name.value === '__typename') continue;
-    if (selection.name.value !== 'map') return NOT_A_MAP_READ;
-    const arg = selection.arguments?.find((a) => a.name.value === 'id')?.value;
-    const named: MapRead['id'] | undefined =
-      arg?.kind === Kind.STRING
-        ? { literal: arg.value }
-        : arg?.kind === Kind.VARIABLE
-          ? { variable: arg.name.value }
-          : undefined;
-    if (!named || (id && JSON.stringify(id) !== JSON.stringify(named))) return NOT_A_MAP_READ;
-    id = named;
-  }
-  return id ? { normalised: print(document), id } : NOT_A_MAP_READ;
 }
 
 const header = (req: IncomingMessage, name: string) => {
@@ -103,9 +60,6 @@ const header = (req: IncomingMessage, name: string) => {
 const VARY = 'Accept, Accept-Encoding, Authorization, Origin';
 /** Private (per viewer) and revalidated on every use: the map may change at any time. */
 const CACHE_CONTROL = 'private, no-cache';
-/** Request bodies remembered as map reads (or not), by their text; larger bodies are parsed every time. */
-const KNOWN_BODIES_BYTES = 4 * 1024 * 1024;
-const KNOWN_BODY_MAX = 64 * 1024;
 
 /**
  * Serves repeated reads of a map (`query { map(id) { … } }`) from stored bytes, before Yoga, at close to the speed of
@@ -120,9 +74,9 @@ const KNOWN_BODY_MAX = 64 * 1024;
  * hash of its key): a matching `If-None-Match` gets 304; gzip or Brotli when the client accepts it, compressed once
  * per answer.
  *
- * What a stored answer costs: the body's text is looked up (a known map read is parsed once), the token in the token
- * cache (a hash and a lookup), the map's row by its key, the answer by its key, and the stored bytes and headers are
- * written.
+ * What a stored answer costs: the request's text (a POST's body, a GET's URL) is looked up (a known map read is
+ * parsed once), the token in the token cache (a lookup), the map's row by its key (see {@link MapVersionReads}), the
+ * answer by its key, and the stored bytes and headers are written. A GET costs no body read at all.
  *
  * Why not `@graphql-yoga/plugin-response-cache`: it runs inside Yoga's pipeline (context, envelop hooks) and
  * stores results as objects serialised again for every hit — a 200 KB answer's `JSON.stringify` alone costs more
@@ -131,23 +85,14 @@ const KNOWN_BODY_MAX = 64 * 1024;
  */
 export class MapResponseCache {
   readonly #options: MapResponseCacheOptions;
-  readonly #documents = new LRUCache<string, MapRead | false>({ max: 500 });
-  readonly #bodies = new LRUCache<string, KnownRequest | false>({
-    maxSize: KNOWN_BODIES_BYTES,
-    sizeCalculation: (_value, body) => body.length + 64,
-  });
+  readonly #requests: MapReadRequests;
+  readonly #versions: MapVersionReads;
   readonly #entries: LRUCache<string, Entry>;
-  /** Distinct requests (operation name, variables, normalised document) → the number their answers are keyed by. */
-  readonly #requestKeys = new LRUCache<string, number>({
-    maxSize: KNOWN_BODIES_BYTES,
-    sizeCalculation: (_value, key) => key.length + 64,
-  });
-  #nextRequestKey = 0;
-  /** Map-row reads not started yet, by map id: requests that arrive before one starts share it. */
-  readonly #pendingVersions = new Map<string, Promise<MapVersion | null>>();
 
   constructor(options: MapResponseCacheOptions) {
     this.#options = options;
+    this.#requests = new MapReadRequests(options.endpoint);
+    this.#versions = new MapVersionReads((mapId) => options.db.mapVersion(mapId));
     this.#entries = new LRUCache({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (entry) =>
@@ -155,64 +100,17 @@ export class MapResponseCache {
     });
   }
 
-  #mapRead(query: string, operationName: string | undefined): MapRead | null {
-    const key = `${operationName ?? ''}\n${query}`;
-    const known = this.#documents.get(key);
-    if (known !== undefined) return known || null;
-    let read: MapRead | null = null;
-    try {
-      read = mapReadOf(parse(query), operationName);
-    } catch {
-      // A syntax error is Yoga's to answer.
-    }
-    this.#documents.set(key, read ?? false);
-    return read;
-  }
-
-  /** The map read a request body is, or null (not JSON, not a map read, no map id). */
-  #request(text: string): KnownRequest | null {
-    const known = this.#bodies.get(text);
-    if (known !== undefined) return known || null;
-    const request = this.#parseRequest(text);
-    if (text.length <= KNOWN_BODY_MAX) this.#bodies.set(text, request ?? false);
-    return request;
-  }
-
-  #parseRequest(text: string): KnownRequest | null {
-    let params: { query?: unknown; variables?: unknown; operationName?: unknown };
-    try {
-      params = JSON.parse(text);
-    } catch {
-      return null;
-    }
-    if (typeof params?.query !== 'string') return null;
-    const operationName = typeof params.operationName === 'string' ? params.operationName : undefined;
-    const read = this.#mapRead(params.query, operationName);
-    if (!read) return null;
-    const variables = (params.variables ?? {}) as Record<string, unknown>;
-    const mapId = 'literal' in read.id ? read.id.literal : variables[read.id.variable];
-    if (typeof mapId !== 'string') return null;
-    const named = [operationName ?? '', JSON.stringify(variables), read.normalised].join('\n');
-    // Numbers are never reused: a request forgotten and seen again gets a new one (its answers are computed again).
-    let key = this.#requestKeys.get(named);
-    if (key === undefined) {
-      key = this.#nextRequestKey++;
-      this.#requestKeys.set(named, key);
-    }
-    return { mapId, key, text: named };
-  }
-
   /**
-   * Answers `req` (a POST whose JSON `body` was read) when it is a map read: from the store, or by `compute`
-   * (the ordinary path) and stored. Returns false, having written nothing, for anything else.
+   * Answers `req` when it is a map read — a POST whose JSON `body` was read, or a GET (GraphQL over HTTP) — from the
+   * store, or by `compute` (the ordinary path) and stored. Returns false, having written nothing, for anything else.
    */
   async serve(
     req: IncomingMessage,
     res: ServerResponse,
-    body: Buffer,
+    body: Buffer | undefined,
     compute: () => Promise<ComputedResponse>,
   ): Promise<boolean> {
-    const request = this.#request(body.toString('utf8'));
+    const request = this.#requests.of(req, body);
     if (!request) return false;
     let access: Access;
     try {
@@ -220,7 +118,7 @@ export class MapResponseCache {
     } catch {
       return false;
     }
-    const map = await this.#version(request.mapId);
+    const map = await this.#versions.read(request.mapId);
     // Refusals and unknown maps take the ordinary path (their errors are never stored).
     if (!map || map.ownerId !== access.viewer.id) return false;
     const key = `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
@@ -254,27 +152,6 @@ export class MapResponseCache {
       this.#write(req, res, entry, true);
     }
     return true;
-  }
-
-  /**
-   * The map's row as read after this request arrived. The read starts once the I/O of this turn of the event loop
-   * has been handled (setImmediate), and every request of the same map read in that turn shares it: each of them had
-   * fully arrived before the read started, so none is answered older than the map was when it was asked — under load,
-   * many requests cost one read.
-   */
-  #version(mapId: string): Promise<MapVersion | null> {
-    let pending = this.#pendingVersions.get(mapId);
-    if (!pending) {
-      pending = new Promise((resolve, reject) =>
-        setImmediate(() => {
-          // Requests arriving from now on wait for a read of their own.
-          this.#pendingVersions.delete(mapId);
-          this.#options.db.mapVersion(mapId).then(resolve, reject);
-        }),
-      );
-      this.#pendingVersions.set(mapId, pending);
-    }
-    return pending;
   }
 
   #write(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheable: boolean) {
@@ -329,13 +206,13 @@ function hasErrors(body: Buffer): boolean {
 }
 
 /**
- * The ordinary GraphQL path for a request whose body was read: the same Yoga instance through its fetch API, so
- * every plugin (limits, time-out, metrics) applies.
+ * The ordinary GraphQL path for a request whose body was read (a POST's; a GET has none): the same Yoga instance
+ * through its fetch API, so every plugin (limits, time-out, metrics) applies.
  */
 export async function computeThrough(
   fetch: (request: Request) => Promise<Response> | Response,
   req: IncomingMessage,
-  body: Buffer,
+  body: Buffer | undefined,
 ): Promise<ComputedResponse> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -343,6 +220,8 @@ export async function computeThrough(
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/graphql'}`;
-  const response = await fetch(new Request(url, { method: 'POST', headers, body: new Uint8Array(body) }));
+  const response = await fetch(
+    new Request(url, { method: req.method, headers, body: body === undefined ? undefined : new Uint8Array(body) }),
+  );
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }

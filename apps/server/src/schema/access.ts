@@ -12,7 +12,7 @@ export function parseId(field: string, value: string | number): string {
 /** Throws unless the map exists and belongs to the viewer. */
 export async function assertMapAccess(ctx: GraphQLContext, mapId: string, field = 'mapId'): Promise<void> {
   const id = parseId(field, mapId);
-  const map = await ctx.db.read.map.findUnique({ where: { id }, select: { ownerId: true } });
+  const map = await ctx.db.mapVersion(id);
   if (!map) throw new NotFoundError('Map', id);
   if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError('Map', id);
 }
@@ -25,7 +25,7 @@ export async function assertRowAccess<T extends { mapId: string }>(
   id: string,
 ): Promise<T> {
   if (!row) throw new NotFoundError(entity, id);
-  const map = await ctx.db.read.map.findUnique({ where: { id: row.mapId }, select: { ownerId: true } });
+  const map = await ctx.db.mapVersion(row.mapId);
   if (!map) throw new NotFoundError(entity, id);
   if (map.ownerId !== ctx.viewer.id) throw new ForbiddenError(entity, id);
   return row;

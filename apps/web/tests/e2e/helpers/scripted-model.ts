@@ -258,7 +258,9 @@ export async function startScriptedModel() {
     baseURL: server.baseURL,
     model: 'scripted café model',
     maxRetries: 2,
-    timeoutMs: 5_000,
+    // A held answer waits for the test to release it; on a loaded 2-core machine the clicks and reads in between can
+    // take more than 5 s, and a stalled stream then ended as MODEL_TIMEOUT (the run failed under the run view's test).
+    timeoutMs: 30_000,
   });
   /** Holds the next answer to `schema` half-way through its stream; the returned function lets it finish. */
   const holdNext = (schema: string, afterChars: number): (() => void) => {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createThinkingMapClient, type ThinkingMapClient } from '@thinkingmap/client';
 import { createTestDatabase } from '@thinkingmap/db/testing';
 import WebSocket from 'ws';
@@ -19,6 +19,7 @@ interface App {
 }
 
 interface ServerModule {
+  loadWebHandler(buildDir: string): Promise<WebHandler | null>;
   buildApp(options: {
     db: unknown;
     requireToken: boolean;
@@ -47,9 +48,11 @@ export interface WebServer {
 export async function startWebServer(): Promise<WebServer> {
   const testDb = await createTestDatabase('sqlite');
   const db = await testDb.open();
-  const { handler } = (await import(pathToFileURL(join(buildDir, 'handler.js')).href)) as { handler: WebHandler };
   const serverEntry = '@thinkingmap/server';
-  const { buildApp } = (await import(/* @vite-ignore */ serverEntry)) as ServerModule;
+  const { buildApp, loadWebHandler } = (await import(/* @vite-ignore */ serverEntry)) as ServerModule;
+  // The built web app as `pnpm start` serves it (its content-hashed files from memory).
+  const handler = await loadWebHandler(buildDir);
+  if (!handler) throw new Error(`The web app is not built in ${buildDir}`);
   const scripted = await startScriptedModel();
   // Consultation notes go to a folder of this server's own, removed with it.
   const notesDir = await mkdtemp(join(tmpdir(), 'tm-web-notes-'));

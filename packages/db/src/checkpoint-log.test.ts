@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckpointWrite } from '../generated/sqlite/client.ts';
+import type { CheckpointData } from './checkpoint-log.ts';
+import { testProviders } from './test-database.ts';
+import { useTestDatabase } from './use-test-database.ts';
+
+const providers = await testProviders();
+
+const checkpoint = (threadId: string, checkpointId: string, data: string): CheckpointData => ({
+  threadId,
+  namespace: '',
+  checkpointId,
+  parentCheckpointId: null,
+  checkpointType: 'json',
+  checkpointData: data,
+  metadataType: 'json',
+  metadataData: '{"step":1}',
+});
+
+const write = (threadId: string, idx: number, data: string): CheckpointWrite => ({
+  threadId,
+  namespace: '',
+  checkpointId: 'c1',
+  taskId: 'task',
+  idx,
+  taskPath: 'p',
+  channel: 'x',
+  valueType: 'json',
+  valueData: data,
+});
+
+describe.each(providers)('checkpoint log on %s', (provider) => {
+  const database = useTestDatabase(provider);
+
+  it('should store checkpoints that Prisma reads back, replacing one stored under the same key', async () => {
+    const { db } = database;
+    await db.write((tx) =>
+      db.checkpointLog.putCheckpoints(tx, [checkpoint('t1', 'c1', 'one'), checkpoint('t1', 'c2', '二')]),
+    );
+    await db.write((tx) =>
+      db.checkpointLog.putCheckpoints(tx, [{ ...checkpoint('t1', 'c1', 'one again'), parentCheckpointId: 'c0' }]),
+    );
+    const rows = await db.read.checkpoint.findMany({ where: { threadId: 't1' }, orderBy: { checkpointId: 'asc' } });
+    expect(rows.map(({ createdAt: _c, ...row }) => row)).toEqual([
+      { ...checkpoint('t1', 'c1', 'one again'), parentCheckpointId: 'c0' },
+      checkpoint('t1', 'c2', '二'),
+    ]);
+    expect(rows[0]!.createdAt).toBeInstanceOf(Date);
+    expect(Number.isNaN(rows[0]!.createdAt.getTime())).toBe(false);
+  });
+
+  it('should keep a stored write of a re-run task and replace a special one', async () => {
+    const { db } = database;
+    await db.write((tx) => db.checkpointLog.putWrites(tx, [write('t2', 0, 'first run'), write('t2', -1, 'old')]));
+    await db.write((tx) =>
+      db.checkpointLog.putWrites(tx, [write('t2', 0, 'second run'), write('t2', -1, 'new'), write('t2', 1, 'more')]),
+    );
+    const rows = await db.read.checkpointWrite.findMany({ where: { threadId: 't2' }, orderBy: { idx: 'asc' } });
+    expect(rows).toEqual([write('t2', -1, 'new'), write('t2', 0, 'first run'), write('t2', 1, 'more')]);
+  });
+
+  it('should delete the checkpoints and writes of the threads named, and nothing else', async () => {
+    const { db } = database;
+    for (const thread of ['t3', 't4', 't5'])
+      await db.write(async (tx) => {
+        await db.checkpointLog.putCheckpoints(tx, [checkpoint(thread, 'c1', thread)]);
+        await db.checkpointLog.putWrites(tx, [write(thread, 0, thread)]);
+      });
+    await db.write((tx) => db.checkpointLog.deleteThreads(tx, ['t3', 't4']));
+    const threads = { threadId: { in: ['t3', 't4', 't5'] } };
+    expect((await db.read.checkpoint.findMany({ where: threads })).map((r) => r.threadId)).toEqual(['t5']);
+    expect((await db.read.checkpointWrite.findMany({ where: threads })).map((r) => r.threadId)).toEqual(['t5']);
+  });
+
+  it('should write nothing when the transaction rolls back', async () => {
+    const { db } = database;
+    await expect(
+      db.write(async (tx) => {
+        await db.checkpointLog.putCheckpoints(tx, [checkpoint('t6', 'c1', 'gone')]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await db.read.checkpoint.count({ where: { threadId: 't6' } })).toBe(0);
+  });
+});

@@ -1,0 +1,148 @@
+import type Sqlite from 'better-sqlite3';
+import type { Checkpoint, CheckpointWrite } from '../generated/sqlite/client.ts';
+import type { Tx } from './database.ts';
+import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+
+/** A checkpoint row as stored (its `createdAt` is set when it is first stored). */
+export type CheckpointData = Omit<Checkpoint, 'createdAt'>;
+
+/**
+ * The rows of agent runs' LangGraph checkpoints, written inside the caller's write transaction: every run's
+ * settle stores or drops them. On SQLite the statements are prepared once and run on the write transaction's
+ * connection (as the map log's are); on PostgreSQL they are Prisma calls.
+ */
+export interface CheckpointLog {
+  /** Stores checkpoints, replacing those with the same key. */
+  putCheckpoints(tx: Tx, rows: readonly CheckpointData[]): Promise<void>;
+  /**
+   * Stores pending writes with LangGraph's rule: a stored write with `idx >= 0` is kept (a re-run task writes
+   * nothing twice), a special one (`idx < 0`) is replaced.
+   */
+  putWrites(tx: Tx, rows: readonly CheckpointWrite[]): Promise<void>;
+  /** Deletes the threads' checkpoints and pending writes. */
+  deleteThreads(tx: Tx, threadIds: readonly string[]): Promise<void>;
+}
+
+const writeKey = (row: CheckpointWrite) => ({
+  threadId: row.threadId,
+  namespace: row.namespace,
+  checkpointId: row.checkpointId,
+  taskId: row.taskId,
+  idx: row.idx,
+});
+
+/** The checkpoint log through Prisma (PostgreSQL, and SQLite before its connection is known). */
+export function prismaCheckpointLog(): CheckpointLog {
+  return {
+    async putCheckpoints(tx, rows) {
+      for (const { threadId, namespace, checkpointId, ...data } of rows) {
+        const key = { threadId, namespace, checkpointId };
+        await tx.checkpoint.upsert({
+          where: { threadId_namespace_checkpointId: key },
+          create: { ...key, ...data },
+          update: data,
+        });
+      }
+    },
+    async putWrites(tx, rows) {
+      for (const row of rows) {
+        const where = { threadId_namespace_checkpointId_taskId_idx: writeKey(row) };
+        if (row.idx >= 0) {
+          if (!(await tx.checkpointWrite.findUnique({ where, select: { idx: true } })))
+            await tx.checkpointWrite.create({ data: row });
+        } else {
+          const { taskPath, channel, valueType, valueData } = row;
+          await tx.checkpointWrite.upsert({ where, create: row, update: { taskPath, channel, valueType, valueData } });
+        }
+      }
+    },
+    async deleteThreads(tx, threadIds) {
+      if (threadIds.length === 0) return;
+      const threadId = threadIds.length === 1 ? threadIds[0]! : { in: [...threadIds] };
+      await tx.checkpointWrite.deleteMany({ where: { threadId } });
+      await tx.checkpoint.deleteMany({ where: { threadId } });
+    },
+  };
+}
+
+/** A pending write's insert, up to what it does when the write is already stored. */
+const INSERT_WRITE =
+  'INSERT INTO "CheckpointWrite" ("threadId", "namespace", "checkpointId", "taskId", "idx", "taskPath", "channel", ' +
+  '"valueType", "valueData") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'ON CONFLICT ("threadId", "namespace", "checkpointId", "taskId", "idx") DO';
+
+/** The checkpoint log on SQLite, on the write transaction's connection (see `preparedInTransaction`). */
+export function sqliteCheckpointLog(
+  connection: () => Sqlite.Database | undefined,
+  fallback: CheckpointLog,
+): CheckpointLog {
+  const statements = preparedInTransaction(
+    connection,
+    (db) => ({
+      putCheckpoint: db.prepare(
+        'INSERT INTO "Checkpoint" ("threadId", "namespace", "checkpointId", "parentCheckpointId", "checkpointType", ' +
+          '"checkpointData", "metadataType", "metadataData", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+          'ON CONFLICT ("threadId", "namespace", "checkpointId") DO UPDATE SET ' +
+          '"parentCheckpointId" = excluded."parentCheckpointId", "checkpointType" = excluded."checkpointType", ' +
+          '"checkpointData" = excluded."checkpointData", "metadataType" = excluded."metadataType", ' +
+          '"metadataData" = excluded."metadataData"',
+      ),
+      keepWrite: db.prepare(`${INSERT_WRITE} NOTHING`),
+      replaceWrite: db.prepare(
+        `${INSERT_WRITE} UPDATE SET "taskPath" = excluded."taskPath", "channel" = excluded."channel", ` +
+          '"valueType" = excluded."valueType", "valueData" = excluded."valueData"',
+      ),
+      // Any number of threads in one statement each: their ids as one JSON array.
+      deleteWrites: db.prepare<[string]>(
+        'DELETE FROM "CheckpointWrite" WHERE "threadId" IN (SELECT "value" FROM json_each(?))',
+      ),
+      deleteCheckpoints: db.prepare<[string]>(
+        'DELETE FROM "Checkpoint" WHERE "threadId" IN (SELECT "value" FROM json_each(?))',
+      ),
+    }),
+    'the checkpoint log',
+  );
+  return {
+    async putCheckpoints(tx, rows) {
+      const s = statements();
+      if (!s) return fallback.putCheckpoints(tx, rows);
+      const createdAt = sqliteTime(new Date());
+      for (const r of rows)
+        s.putCheckpoint.run(
+          r.threadId,
+          r.namespace,
+          r.checkpointId,
+          r.parentCheckpointId,
+          r.checkpointType,
+          r.checkpointData,
+          r.metadataType,
+          r.metadataData,
+          createdAt,
+        );
+    },
+    async putWrites(tx, rows) {
+      const s = statements();
+      if (!s) return fallback.putWrites(tx, rows);
+      for (const r of rows)
+        (r.idx >= 0 ? s.keepWrite : s.replaceWrite).run(
+          r.threadId,
+          r.namespace,
+          r.checkpointId,
+          r.taskId,
+          r.idx,
+          r.taskPath,
+          r.channel,
+          r.valueType,
+          r.valueData,
+        );
+    },
+    async deleteThreads(tx, threadIds) {
+      const s = statements();
+      if (!s) return fallback.deleteThreads(tx, threadIds);
+      if (threadIds.length === 0) return;
+      const ids = JSON.stringify(threadIds);
+      s.deleteWrites.run(ids);
+      s.deleteCheckpoints.run(ids);
+    },
+  };
+}

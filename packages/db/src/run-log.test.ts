@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { testProviders } from './test-database.ts';
+import { useTestDatabase } from './use-test-database.ts';
+
+const providers = await testProviders();
+
+describe.each(providers)('run log on %s', (provider) => {
+  const database = useTestDatabase(provider);
+
+  /** A map with a node and a run on it that decided under key `k1`. */
+  async function runWithDecision() {
+    const { db } = database;
+    return db.write(async (tx) => {
+      const user = await tx.user.create({ data: { name: 'runs' } });
+      const map = await tx.map.create({ data: { ownerId: user.id, title: 'runs', constraints: [] } });
+      const node = await tx.node.create({
+        data: { mapId: map.id, question: 'Why?', constraints: [], status: 'RUNNING', intent: 'CONCLUDE' },
+      });
+      const run = await tx.agentRun.create({
+        data: {
+          mapId: map.id,
+          nodeId: node.id,
+          agent: 'PROCESS_NODE',
+          threadId: crypto.randomUUID(),
+          input: {},
+          status: 'WAITING',
+        },
+      });
+      await tx.decision.create({
+        data: {
+          runId: run.id,
+          mapId: map.id,
+          nodeId: node.id,
+          kind: 'INTENT',
+          choice: { intent: 'CONCLUDE' },
+          reason: 'asked',
+          decidedBy: 'PERSON',
+          key: 'k1',
+        },
+      });
+      return { map, node, run };
+    });
+  }
+
+  it('should read a node’s map and agent state as Prisma does, inside a write', async () => {
+    const { db } = database;
+    const { node } = await runWithDecision();
+    const [fromLog, fromPrisma] = await db.write(async (tx) => [
+      await db.runLog.nodeState(tx, node.id),
+      await tx.node.findUnique({
+        where: { id: node.id },
+        select: { mapId: true, status: true, intent: true, strategy: true },
+      }),
+    ]);
+    expect(fromLog).toEqual(fromPrisma);
+    expect(fromLog).toEqual({ mapId: node.mapId, status: 'RUNNING', intent: 'CONCLUDE', strategy: null });
+    expect(await db.write((tx) => db.runLog.nodeState(tx, 'no-such-node'))).toBeNull();
+  });
+
+  it('should tell a run’s map and whether it decided under a key, and its status', async () => {
+    const { db } = database;
+    const { map, run } = await runWithDecision();
+    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k1'))).toEqual({ mapId: map.id, decided: true });
+    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k2'))).toEqual({ mapId: map.id, decided: false });
+    expect(await db.write((tx) => db.runLog.runDecision(tx, 'no-such-run', 'k1'))).toBeNull();
+    expect(await db.write((tx) => db.runLog.runStatus(tx, run.id))).toBe('WAITING');
+    expect(await db.write((tx) => db.runLog.runStatus(tx, 'no-such-run'))).toBeNull();
+  });
+
+  it('should tell whether a run stored the question of an interrupt, and a question’s state with its run’s', async () => {
+    const { db } = database;
+    const { map, node, run } = await runWithDecision();
+    const question = await db.write((tx) =>
+      tx.agentQuestion.create({
+        data: {
+          runId: run.id,
+          mapId: map.id,
+          nodeId: node.id,
+          interruptId: 'i1',
+          kind: 'review-conclusion',
+          question: 'Keep it?',
+          context: {},
+          expiresAt: new Date(Date.now() + 60_000),
+        },
+      }),
+    );
+    expect(await db.write((tx) => db.runLog.hasQuestion(tx, run.id, 'i1'))).toBe(true);
+    expect(await db.write((tx) => db.runLog.hasQuestion(tx, run.id, 'i2'))).toBe(false);
+    expect(await db.write((tx) => db.runLog.questionState(tx, question.id))).toEqual({
+      status: 'PENDING',
+      kind: 'review-conclusion',
+      runStatus: 'WAITING',
+    });
+    expect(await db.write((tx) => db.runLog.questionState(tx, 'no-such-question'))).toBeNull();
+  });
+
+  it('should list the threads of finished runs beyond the latest ones in the order Prisma gives', async () => {
+    const { db } = database;
+    const { map, node } = await runWithDecision();
+    const ended = [3, 1, 4, 2, 5].map((minute, i) => ({
+      mapId: map.id,
+      nodeId: node.id,
+      agent: 'PROCESS_NODE' as const,
+      threadId: `ended-${map.id}-${i}`,
+      input: {},
+      status: i % 2 ? ('FAILED' as const) : ('COMPLETED' as const),
+      finishedAt: new Date(Date.UTC(2026, 0, 1, 0, minute)),
+    }));
+    await db.write((tx) => tx.agentRun.createMany({ data: ended }));
+    const fromPrisma = await db.read.agentRun.findMany({
+      where: { mapId: map.id, status: { in: ['COMPLETED', 'FAILED'] } },
+      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+      skip: 1,
+      take: 3,
+      select: { threadId: true },
+    });
+    const fromLog = await db.write((tx) => db.runLog.finishedThreads(tx, map.id, 1, 3));
+    expect(fromLog).toEqual(fromPrisma.map((r) => r.threadId));
+    expect(fromLog).toEqual([2, 0, 3].map((i) => `ended-${map.id}-${i}`));
+  });
+});

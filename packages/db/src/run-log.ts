@@ -1,0 +1,144 @@
+import type Sqlite from 'better-sqlite3';
+import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
+import type { Tx } from './database.ts';
+import { preparedInTransaction } from './prepared-statements.ts';
+
+/** A question's status and kind, and its run's status (whether it can still be answered). */
+export type QuestionState = Pick<AgentQuestion, 'status' | 'kind'> & { runStatus: AgentRun['status'] };
+
+/** Where an agent stands with a node, and the node's map. */
+export type NodeAgentState = Pick<Node, 'mapId' | 'status' | 'intent' | 'strategy'>;
+
+/**
+ * The few columns an agent run's writes look up, inside the caller's write transaction: the run's progress
+ * (its state on a node, its decisions) rides along with every command of the run, and every settle checks the
+ * run's status. On SQLite they are statements prepared once on the write transaction's connection (as the map
+ * log's are); on PostgreSQL they are Prisma calls.
+ */
+export interface RunLog {
+  /** A node's map and its agent state (status, intent, strategy); null when there is no such node. */
+  nodeState(tx: Tx, nodeId: string): Promise<NodeAgentState | null>;
+  /** A run's map and whether it recorded a decision under `key`; null when there is no such run. */
+  runDecision(tx: Tx, runId: string, key: string): Promise<{ mapId: string; decided: boolean } | null>;
+  /** A run's status; null when there is no such run. */
+  runStatus(tx: Tx, runId: string): Promise<AgentRun['status'] | null>;
+  /** Whether a run already stored the question it asked at this interrupt. */
+  hasQuestion(tx: Tx, runId: string, interruptId: string): Promise<boolean>;
+  /** A question's status and kind with its run's status; null when there is no such question. */
+  questionState(tx: Tx, questionId: string): Promise<QuestionState | null>;
+  /**
+   * The threads of a map's finished (completed or failed) runs after the latest `skip` of them, latest first,
+   * at most `take`.
+   */
+  finishedThreads(tx: Tx, mapId: string, skip: number, take: number): Promise<string[]>;
+}
+
+const FINISHED = ['COMPLETED', 'FAILED'] as const;
+
+/** The run log through Prisma (PostgreSQL, and SQLite before its connection is known). */
+export function prismaRunLog(): RunLog {
+  return {
+    nodeState: (tx, nodeId) =>
+      tx.node.findUnique({
+        where: { id: nodeId },
+        select: { mapId: true, status: true, intent: true, strategy: true },
+      }),
+    async runDecision(tx, runId, key) {
+      const run = await tx.agentRun.findUnique({
+        where: { id: runId },
+        select: { mapId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
+      });
+      return run ? { mapId: run.mapId, decided: run.decisions.length > 0 } : null;
+    },
+    async runStatus(tx, runId) {
+      return (await tx.agentRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
+    },
+    async hasQuestion(tx, runId, interruptId) {
+      const where = { runId_interruptId: { runId, interruptId } };
+      return (await tx.agentQuestion.findUnique({ where, select: { id: true } })) !== null;
+    },
+    async questionState(tx, questionId) {
+      const question = await tx.agentQuestion.findUnique({
+        where: { id: questionId },
+        select: { status: true, kind: true, run: { select: { status: true } } },
+      });
+      return question ? { status: question.status, kind: question.kind, runStatus: question.run.status } : null;
+    },
+    async finishedThreads(tx, mapId, skip, take) {
+      const runs = await tx.agentRun.findMany({
+        where: { mapId, status: { in: [...FINISHED] } },
+        orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+        skip,
+        take,
+        select: { threadId: true },
+      });
+      return runs.map((r) => r.threadId);
+    },
+  };
+}
+
+/** The run log on SQLite, on the write transaction's connection (see `preparedInTransaction`). */
+export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fallback: RunLog): RunLog {
+  const statements = preparedInTransaction(
+    connection,
+    (db) => ({
+      nodeState: db.prepare<[string], NodeAgentState>(
+        'SELECT "mapId", "status", "intent", "strategy" FROM "Node" WHERE "id" = ?',
+      ),
+      runDecision: db.prepare<[string, string], { mapId: string; decided: number }>(
+        'SELECT "mapId", EXISTS (SELECT 1 FROM "Decision" WHERE "runId" = "AgentRun"."id" AND "key" = ?) AS "decided" ' +
+          'FROM "AgentRun" WHERE "id" = ?',
+      ),
+      runStatus: db.prepare<[string], Pick<AgentRun, 'status'>>('SELECT "status" FROM "AgentRun" WHERE "id" = ?'),
+      hasQuestion: db.prepare<[string, string]>(
+        'SELECT 1 FROM "AgentQuestion" WHERE "runId" = ? AND "interruptId" = ?',
+      ),
+      questionState: db.prepare<[string], QuestionState>(
+        'SELECT q."status", q."kind", r."status" AS "runStatus" FROM "AgentQuestion" q ' +
+          'JOIN "AgentRun" r ON r."id" = q."runId" WHERE q."id" = ?',
+      ),
+      // Finished times are stored as ISO text in one format (Prisma's), so text order is time order, as Prisma
+      // orders them on SQLite.
+      finishedThreads: db
+        .prepare<[string, number, number], string>(
+          `SELECT "threadId" FROM "AgentRun" WHERE "mapId" = ? AND "status" IN ('${FINISHED.join("', '")}') ` +
+            'ORDER BY "finishedAt" DESC, "id" DESC LIMIT ? OFFSET ?',
+        )
+        .pluck(),
+    }),
+    'the run log',
+  );
+  return {
+    async nodeState(tx, nodeId) {
+      const s = statements();
+      if (!s) return fallback.nodeState(tx, nodeId);
+      return s.nodeState.get(nodeId) ?? null;
+    },
+    async runDecision(tx, runId, key) {
+      const s = statements();
+      if (!s) return fallback.runDecision(tx, runId, key);
+      const row = s.runDecision.get(key, runId);
+      return row ? { mapId: row.mapId, decided: Boolean(row.decided) } : null;
+    },
+    async runStatus(tx, runId) {
+      const s = statements();
+      if (!s) return fallback.runStatus(tx, runId);
+      return s.runStatus.get(runId)?.status ?? null;
+    },
+    async hasQuestion(tx, runId, interruptId) {
+      const s = statements();
+      if (!s) return fallback.hasQuestion(tx, runId, interruptId);
+      return s.hasQuestion.get(runId, interruptId) !== undefined;
+    },
+    async questionState(tx, questionId) {
+      const s = statements();
+      if (!s) return fallback.questionState(tx, questionId);
+      return s.questionState.get(questionId) ?? null;
+    },
+    async finishedThreads(tx, mapId, skip, take) {
+      const s = statements();
+      if (!s) return fallback.finishedThreads(tx, mapId, skip, take);
+      return s.finishedThreads.all(mapId, take, skip);
+    },
+  };
+}
