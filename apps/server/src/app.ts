@@ -17,7 +17,7 @@ import { ensureLocalUser } from './auth/local-user.ts';
 import { TOKEN_ENDED, useRevocableSubscriptions } from './auth/revocable-subscriptions.ts';
 import { TokenRevocations } from './auth/token-revocations.ts';
 import { createTokenResolver, createTokenUseRecorder } from './auth/tokens.ts';
-import { type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
+import { accessNow, type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { ConsultationService } from './consultations/consultation-service.ts';
@@ -329,6 +329,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       const token = parseBearer(req.headers.authorization);
       return (token && tokens.peek(token)) || resolveAccess(token, identity);
     },
+    accessNow: (req) => accessNow(parseBearer(req.headers.authorization), { tokens, localUser: local.user }),
     onServed: metrics.storedAnswer,
     endpoint: yoga.graphqlEndpoint,
   });
@@ -350,6 +351,8 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     }
     if (cached && (req.method === 'POST' || req.method === 'GET')) {
       try {
+        // A stored answer known at once is sent in this tick (a GET reaches here without waiting at all).
+        if (responses.serveStored(req, res, body)) return;
         // (An unnamed function: tsx names every named one with Object.defineProperty each time it is made.)
         if (await responses.serve(req, res, body, () => queue(() => computeThrough(yoga.fetch, req, body)))) return;
       } catch (error) {

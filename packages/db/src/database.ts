@@ -7,6 +7,7 @@ import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
 import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
+import { type MapVersion, type MapVersionProbe, postgresProbe, prismaProbe, sqliteProbe } from './map-version-probe.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
 import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
 import { cacheStatements } from './statement-cache.ts';
@@ -54,6 +55,11 @@ export interface Database {
    * when the map does not exist. Sees every committed write, like {@link Database.read}.
    */
   readonly mapVersion: (mapId: string) => Promise<MapVersion | null>;
+  /**
+   * The same read without waiting, where the database answers it synchronously (a SQLite file); undefined elsewhere
+   * (PostgreSQL, in-memory SQLite). The row is shared between callers: never mutate it.
+   */
+  readonly mapVersionNow?: (mapId: string) => MapVersion | null;
   /** The statements of every command's transaction: the map's row and lock, its events, its receipts. */
   readonly mapLog: MapLog;
   /** The statements that store and drop agent runs' checkpoints, inside a write transaction. */
@@ -62,81 +68,6 @@ export interface Database {
   readonly runLog: RunLog;
   /** Closes the client and its connections. */
   close(): Promise<void>;
-}
-
-/**
- * A map row's owner and the columns that change whenever anything readable of the map changes: `lastSeq` (bumped
- * by every change in the change's transaction), `tokensUsed` (the budget ledger, which changes it without an
- * event) and `updatedAt` (as the database stores it, a string: only compared for equality).
- */
-export interface MapVersion {
-  ownerId: string;
-  /** Whether conclusions start by themselves on the map. */
-  autoRun: boolean;
-  lastSeq: number;
-  tokensUsed: number;
-  updatedAt: string;
-}
-
-/** The lean map-version read of one provider, and how to release what it holds. */
-interface MapVersionProbe {
-  read(mapId: string): Promise<MapVersion | null>;
-  close(): Promise<void>;
-}
-
-/**
- * The probe on SQLite: a prepared statement on a connection of its own to the same file. In WAL mode a reader
- * never waits for the writer and each statement sees everything committed before it started. About as costly as a
- * `Map` lookup by key can be (microseconds), where the same read through Prisma costs a query plan and several
- * asynchronous hops.
- */
-function sqliteProbe(file: string): MapVersionProbe {
-  const raw = new Sqlite(file, { timeout: 10_000 });
-  raw.pragma('query_only = ON');
-  // Rows as arrays: better-sqlite3 builds them without naming each column (the probe runs on every map read).
-  const statement = raw
-    .prepare<[string], [string, number, number, string | number, number]>(
-      'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt", "autoRun" FROM "Map" WHERE "id" = ?',
-    )
-    .raw(true);
-  return {
-    read: async (mapId) => {
-      const row = statement.get(mapId);
-      return row
-        ? { ownerId: row[0], lastSeq: row[1], tokensUsed: row[2], updatedAt: String(row[3]), autoRun: row[4] === 1 }
-        : null;
-    },
-    close: async () => void raw.close(),
-  };
-}
-
-/** The probe through Prisma, where no second connection can see the same data (an in-memory database). */
-function prismaProbe(prisma: Db): MapVersionProbe {
-  return {
-    read: async (mapId) => {
-      const row = await prisma.map.findUnique({
-        where: { id: mapId },
-        select: { ownerId: true, lastSeq: true, tokensUsed: true, updatedAt: true, autoRun: true },
-      });
-      return row ? { ...row, updatedAt: row.updatedAt.toISOString() } : null;
-    },
-    close: async () => {},
-  };
-}
-
-/** The probe on PostgreSQL: a named (prepared once per connection) statement on Prisma's own pool. */
-function postgresProbe(pool: pg.Pool): MapVersionProbe {
-  return {
-    read: async (mapId) => {
-      const result = await pool.query<MapVersion>({
-        name: 'thinkingmap_map_version_2',
-        text: 'SELECT "ownerId", "lastSeq", "tokensUsed", "updatedAt"::text AS "updatedAt", "autoRun" FROM "Map" WHERE "id" = $1',
-        values: [mapId],
-      });
-      return result.rows[0] ?? null;
-    },
-    close: () => pool.end(),
-  };
 }
 
 /** Options for {@link openDatabase}. */
@@ -258,6 +189,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     read: prisma,
     write: queue.write,
     mapVersion: probe.read,
+    ...(probe.readNow && { mapVersionNow: probe.readNow }),
     mapLog,
     checkpointLog,
     runLog,

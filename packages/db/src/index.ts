@@ -24,7 +24,6 @@ export type { CheckpointData, CheckpointLog } from './checkpoint-log.ts';
 export {
   type Database,
   type Db,
-  type MapVersion,
   type OpenDatabaseOptions,
   openDatabase,
   type ReadDb,
@@ -33,6 +32,7 @@ export {
 } from './database.ts';
 export * from './enums.ts';
 export type { EventRow, MapLog } from './map-log.ts';
+export type { MapVersion } from './map-version-probe.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
 export type { NodeAgentState, QuestionState, RunLog } from './run-log.ts';

@@ -31,3 +31,16 @@ export async function resolveAccess(token: string | null, options: IdentityOptio
   if (options.localUser) return localAccess(options.localUser);
   throw new UnauthenticatedError();
 }
+
+/**
+ * What {@link resolveAccess} answers, when it is known without waiting: a token's access from the token cache, or
+ * the local user where a request without token acts as them. Undefined when only the database can tell, and for a
+ * refused token: {@link resolveAccess} answers those (and refuses the refused).
+ */
+export function accessNow(
+  token: string | null,
+  options: Pick<IdentityOptions, 'localUser'> & { tokens: Pick<TokenResolver, 'peek'> },
+): Access | undefined {
+  if (token) return options.tokens.peek(token) ?? undefined;
+  return options.localUser ? localAccess(options.localUser) : undefined;
+}

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Database } from '@thinkingmap/db';
+import type { Database, MapVersion } from '@thinkingmap/db';
 import { LRUCache } from 'lru-cache';
 import type { Access } from '../auth/access.ts';
-import { MapReadRequests } from './map-read-request.ts';
+import { type MapReadRequest, MapReadRequests } from './map-read-request.ts';
 import { MapVersionReads } from './map-version-reads.ts';
 
 /** How a stored answer is sent, per encoding: the body and its complete headers, made on first demand. */
@@ -30,13 +30,21 @@ export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 
 /** What a cacheable request needs from the server: who asks, and the full answer when nothing is cached. */
 export interface MapResponseCacheOptions {
-  /** The lean read of a map's owner and versions (`Database.mapVersion`). */
-  db: Pick<Database, 'mapVersion'>;
+  /**
+   * The lean read of a map's owner and versions (`Database.mapVersion`), and its synchronous form where the database
+   * has one (`Database.mapVersionNow`, SQLite).
+   */
+  db: Pick<Database, 'mapVersion' | 'mapVersionNow'>;
   /**
    * Resolves the request's bearer token: at once when the token cache knows it, else a promise. Throws (or
    * rejects) when refused: the request then takes the ordinary path, which answers the refusal.
    */
   access(req: IncomingMessage): Access | Promise<Access>;
+  /**
+   * The request's access when it is known without waiting (a token in the token cache, or no token where the local
+   * user needs none); undefined when only the database can tell, or when the token is refused.
+   */
+  accessNow?(req: IncomingMessage): Access | undefined;
   /** Called once per map read answered here. */
   onServed?: (outcome: StoredAnswerOutcome) => void;
   /** Bytes of answers kept (64 MB), least recently used out. */
@@ -101,6 +109,28 @@ export class MapResponseCache {
   }
 
   /**
+   * Answers `req` from a stored answer without waiting, when everything it depends on is known at once: a map read
+   * seen before, its access (see {@link MapResponseCacheOptions.accessNow}), the map's row read synchronously, and an
+   * answer stored under that row's versions. Returns false, having written nothing, otherwise: {@link serve} then
+   * decides. A hit thus costs no promise and no turn of the event loop, the whole answer in the request's own tick.
+   */
+  serveStored(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): boolean {
+    const readNow = this.#options.db.mapVersionNow;
+    const accessNow = this.#options.accessNow;
+    if (!readNow || !accessNow) return false;
+    const request = this.#requests.of(req, body);
+    if (!request) return false;
+    const access = accessNow(req);
+    if (!access) return false;
+    const map = readNow(request.mapId);
+    if (!map || map.ownerId !== access.viewer.id) return false;
+    const entry = this.#entries.get(keyOf(req, request, access, map) + request.key);
+    if (!entry) return false;
+    this.#answer(req, res, entry, 'hit');
+    return true;
+  }
+
+  /**
    * Answers `req` when it is a map read — a POST whose JSON `body` was read, or a GET (GraphQL over HTTP) — from the
    * store, or by `compute` (the ordinary path) and stored. Returns false, having written nothing, for anything else.
    */
@@ -118,10 +148,11 @@ export class MapResponseCache {
     } catch {
       return false;
     }
-    const map = await this.#versions.read(request.mapId);
+    const readNow = this.#options.db.mapVersionNow;
+    const map = readNow ? readNow(request.mapId) : await this.#versions.read(request.mapId);
     // Refusals and unknown maps take the ordinary path (their errors are never stored).
     if (!map || map.ownerId !== access.viewer.id) return false;
-    const key = `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
+    const key = keyOf(req, request, access, map);
     let entry = this.#entries.get(key + request.key);
     const stored = entry !== undefined;
     if (!entry) {
@@ -143,15 +174,20 @@ export class MapResponseCache {
       }
       this.#entries.set(key + request.key, entry);
     }
+    this.#answer(req, res, entry, stored ? 'hit' : 'computed');
+    return true;
+  }
+
+  /** Sends a stored answer: 304 when the client holds it already (`If-None-Match`), else its bytes. */
+  #answer(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: 'hit' | 'computed') {
     const unchanged = req.headers['if-none-match'] !== undefined && matches(header(req, 'if-none-match'), entry.etag);
-    this.#options.onServed?.(unchanged ? 'not_modified' : stored ? 'hit' : 'computed');
+    this.#options.onServed?.(unchanged ? 'not_modified' : outcome);
     if (unchanged) {
       res.writeHead(304, { etag: entry.etag, vary: VARY, 'cache-control': CACHE_CONTROL });
       res.end();
     } else {
       this.#write(req, res, entry, true);
     }
-    return true;
   }
 
   #write(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheable: boolean) {
@@ -192,6 +228,14 @@ export class MapResponseCache {
     return { body, headers };
   }
 }
+
+/**
+ * What a stored answer of `request` is kept under, with the request's number after it: the viewer and scope it was
+ * made for, the map row's versions read by the request, and the request headers the answer depends on (Accept,
+ * Origin). Without the number (which only this process knows), what the answer's ETag is made of.
+ */
+const keyOf = (req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion) =>
+  `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
 
 /** Whether an `If-None-Match` value names `etag`. */
 const matches = (ifNoneMatch: string, etag: string) => ifNoneMatch.split(/\s*,\s*/).includes(etag);
