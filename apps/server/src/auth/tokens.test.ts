@@ -66,6 +66,20 @@ describe.each(providers)('token resolver on %s', (provider) => {
     expect(tokens.peek(newToken())).toBeUndefined();
   });
 
+  it('should peek each of two tokens used in turn as its own viewer, and a third as unknown', async () => {
+    const { db } = database;
+    const [ada, bob] = [await createUserWithToken(db, 'ada'), await createUserWithToken(db, 'bob')];
+    const tokens = createTokenResolver(db.read, { ttlMs: 600_000 });
+    await tokens.resolve(ada.token);
+    await tokens.resolve(bob.token);
+    for (let turn = 0; turn < 3; turn++) {
+      expect(tokens.peek(ada.token)?.viewer.id).toBe(ada.user.id);
+      expect(tokens.peek(ada.token)?.viewer.id).toBe(ada.user.id);
+      expect(tokens.peek(bob.token)?.viewer.id).toBe(bob.user.id);
+      expect(tokens.peek(newToken())).toBeUndefined();
+    }
+  });
+
   it('should refuse a token from the moment it expires, even from its cache', async () => {
     const { db } = database;
     const { user } = await createUserWithToken(db, 'barbara');

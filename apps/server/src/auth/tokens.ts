@@ -116,12 +116,18 @@ export function createTokenResolver(db: ReadDb, options: TokenCacheOptions = {})
   // A busy client sends the same token on every request: its hash is remembered (bounded like the rows), so a
   // request costs a lookup, not a sha256. Revocation and expiry act on the rows, so this changes no answer.
   const hashes = new LRUCache<string, string>({ max: options.maxTokens ?? 10_000 });
+  // The last one is also kept aside: comparing costs less than a lookup (which hashes the token's text).
+  let lastToken: string | undefined;
+  let lastHash = '';
   const hashOf = (token: string) => {
+    if (token === lastToken) return lastHash;
     let hashed = hashes.get(token);
     if (hashed === undefined) {
       hashed = hashToken(token);
       hashes.set(token, hashed);
     }
+    lastToken = token;
+    lastHash = hashed;
     return hashed;
   };
   const accessOf = (cached: CachedToken | undefined, now: Date): Access | null => {

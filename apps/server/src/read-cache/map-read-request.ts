@@ -96,11 +96,37 @@ function isJsonBody(req: IncomingMessage): boolean {
 const KNOWN_TEXTS_BYTES = 4 * 1024 * 1024;
 const KNOWN_TEXT_MAX = 64 * 1024;
 
-const knownTexts = () =>
-  new LRUCache<string, MapReadRequest | false>({
+/**
+ * Request texts of one method remembered as map reads (or not). The last one is also kept aside: a client sends the
+ * same read again and again, and comparing it with the last text costs less than hashing it for a lookup.
+ */
+class KnownTexts {
+  readonly #texts = new LRUCache<string, MapReadRequest | false>({
     maxSize: KNOWN_TEXTS_BYTES,
     sizeCalculation: (_value, text) => text.length + 64,
   });
+  #lastText: string | undefined;
+  #last: MapReadRequest | false = false;
+
+  /** What `text` was found to be: a map read, false when not one, undefined when not seen (or forgotten). */
+  get(text: string): MapReadRequest | false | undefined {
+    if (text === this.#lastText) return this.#last;
+    const known = this.#texts.get(text);
+    if (known !== undefined) this.#remember(text, known);
+    return known;
+  }
+
+  set(text: string, request: MapReadRequest | false) {
+    if (text.length > KNOWN_TEXT_MAX) return;
+    this.#texts.set(text, request);
+    this.#remember(text, request);
+  }
+
+  #remember(text: string, request: MapReadRequest | false) {
+    this.#lastText = text;
+    this.#last = request;
+  }
+}
 
 /**
  * Tells which requests are map reads, in both forms of GraphQL over HTTP: a POST with a JSON body, and a GET with
@@ -111,8 +137,8 @@ const knownTexts = () =>
 export class MapReadRequests {
   readonly #endpoint: string;
   readonly #documents = new LRUCache<string, MapRead | false>({ max: 500 });
-  readonly #bodies = knownTexts();
-  readonly #urls = knownTexts();
+  readonly #bodies = new KnownTexts();
+  readonly #urls = new KnownTexts();
   /** Distinct requests (operation name, variables, normalised document) → the number their answers are keyed by. */
   readonly #requestKeys = new LRUCache<string, number>({
     maxSize: KNOWN_TEXTS_BYTES,
@@ -138,15 +164,11 @@ export class MapReadRequests {
     return this.#known(this.#urls, url, () => paramsOfSearch(url.slice(end + 1)));
   }
 
-  #known(
-    known: LRUCache<string, MapReadRequest | false>,
-    text: string,
-    params: () => RequestParams | null,
-  ): MapReadRequest | null {
+  #known(known: KnownTexts, text: string, params: () => RequestParams | null): MapReadRequest | null {
     const remembered = known.get(text);
     if (remembered !== undefined) return remembered || null;
     const request = this.#request(params());
-    if (text.length <= KNOWN_TEXT_MAX) known.set(text, request ?? false);
+    known.set(text, request ?? false);
     return request;
   }
 

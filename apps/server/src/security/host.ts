@@ -22,12 +22,22 @@ export function hostName(host: string): string {
 export function createHostCheck(allowed: readonly string[] = []): (host: string | undefined) => boolean {
   const names = allowed.map((name) => name.trim().toLowerCase()).filter(Boolean);
   if (names.includes('*')) return () => true;
-  return (host) => {
+  const accepts = (host: string | undefined) => {
     if (!host) return false;
     const name = hostName(host);
     if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || isIP(name) !== 0) return true;
     return names.some((allowedName) =>
       allowedName.startsWith('.') ? name === allowedName.slice(1) || name.endsWith(allowedName) : name === allowedName,
     );
+  };
+  // Every request is checked, and nearly all name the same host: the last answer is kept (the rule is fixed).
+  let lastHost: string | undefined;
+  let lastAnswer = false;
+  return (host) => {
+    if (host !== lastHost || host === undefined) {
+      lastAnswer = accepts(host);
+      lastHost = host;
+    }
+    return lastAnswer;
   };
 }
