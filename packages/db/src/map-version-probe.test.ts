@@ -1,5 +1,10 @@
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Database } from './database.ts';
+import { sqliteProbe } from './map-version-probe.ts';
 import { testProviders } from './test-database.ts';
 import { useTestDatabase } from './use-test-database.ts';
 
@@ -90,5 +95,30 @@ describe('map-version probe on sqlite, read without waiting', () => {
     expect(again).not.toBe(kept);
     expect(again).toEqual(kept);
     expect(Object.isFrozen(again)).toBe(true);
+  });
+});
+
+describe('map-version probe on a SQLite file outside WAL mode', () => {
+  it('should see every commit of another connection through data_version', async () => {
+    const file = join(tmpdir(), `tm-probe-${process.pid}-${Date.now()}.db`);
+    const writer = new Sqlite(file);
+    writer.pragma('journal_mode = DELETE');
+    writer.exec(
+      'CREATE TABLE "Map" ("id" TEXT PRIMARY KEY, "ownerId" TEXT, "lastSeq" INTEGER, "tokensUsed" INTEGER, "updatedAt" TEXT, "autoRun" INTEGER)',
+    );
+    writer.prepare(`INSERT INTO "Map" VALUES ('m', 'u', 0, 0, 't', 1)`).run();
+    const probe = sqliteProbe(file);
+    try {
+      expect(existsSync(`${file}-shm`)).toBe(false);
+      expect(probe.readNow!('m')).toEqual({ ownerId: 'u', lastSeq: 0, tokensUsed: 0, updatedAt: 't', autoRun: true });
+      for (let seq = 1; seq <= 3; seq++) {
+        writer.prepare(`UPDATE "Map" SET "lastSeq" = ?`).run(seq);
+        expect(probe.readNow!('m')?.lastSeq).toBe(seq);
+      }
+    } finally {
+      await probe.close();
+      writer.close();
+      rmSync(file, { force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
 import Sqlite from 'better-sqlite3';
 import type pg from 'pg';
 import type { Db } from './database.ts';
@@ -27,20 +28,87 @@ export interface MapVersionProbe {
 /** Rows kept by the SQLite probe between two commits; past this many it starts over (a map read is microseconds). */
 const KEPT_ROWS = 10_000;
 
+/** Tells whether any connection has committed to the database since it last answered. */
+interface CommitWatch {
+  changed(): boolean;
+  close(): void;
+}
+
+/** The WAL-index header: its two copies, which SQLite rewrites at every commit (see {@link walIndexWatch}). */
+const WAL_INDEX_HEADER_BYTES = 96;
+
+/**
+ * Commits seen in the WAL-index (the `-shm` file of a database in WAL mode), as SQLite's own readers see them: every
+ * commit rewrites the index's header (its two 48-byte copies: the transaction counter, the last valid frame, the
+ * WAL's salts), and a reader that finds the header byte for byte as it last saw it knows that nothing was committed
+ * since (`walIndexTryHdr` in SQLite's wal.c; the format is documented, https://sqlite.org/walformat.html, and shared by
+ * every SQLite version that opens the file). One `pread` of 96 bytes, where `PRAGMA data_version` costs a read
+ * transaction (shared-memory locks, two `fcntl` calls, a `fstat`). A header read while a commit rewrites it differs
+ * from the last one: it counts as a change, the safe side. The file stays while `connection` is open (SQLite removes
+ * it only when the last connection to the database closes). Null when there is no such file (not in WAL mode).
+ */
+function walIndexWatch(connection: Sqlite.Database, file: string): CommitWatch | null {
+  // A read creates the WAL-index when this is the first connection to open the database.
+  connection.prepare('SELECT 1').get();
+  let fd: number;
+  try {
+    // Next to the database file itself, as SQLite puts it (it follows symbolic links).
+    fd = openSync(`${realpathSync(file)}-shm`, 'r');
+  } catch {
+    return null;
+  }
+  const seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  const now = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  // A live WAL-index starts with its format's version, 3007000, in the machine's byte order.
+  if (readSync(fd, now, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES || now.readUInt32LE(0) !== 3007000) {
+    closeSync(fd);
+    return null;
+  }
+  let read = false;
+  return {
+    changed() {
+      const length = readSync(fd, now, 0, WAL_INDEX_HEADER_BYTES, 0);
+      if (read && length === WAL_INDEX_HEADER_BYTES && now.equals(seen)) return false;
+      now.copy(seen);
+      read = length === WAL_INDEX_HEADER_BYTES;
+      return true;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/**
+ * Commits seen through `PRAGMA data_version` on `connection`: SQLite changes the number whenever another connection
+ * commits. For a database that has no WAL-index (see {@link walIndexWatch}).
+ */
+function dataVersionWatch(connection: Sqlite.Database): CommitWatch {
+  const dataVersion = connection.prepare<[], number>('PRAGMA data_version').pluck(true);
+  let seen: number | undefined;
+  return {
+    changed() {
+      const version = dataVersion.get();
+      if (version === seen) return false;
+      seen = version;
+      return true;
+    },
+    close() {},
+  };
+}
+
 /**
  * The probe on SQLite: a prepared statement on a connection of its own to the same file. In WAL mode a reader
  * never waits for the writer and each statement sees everything committed before it started.
  *
- * The rows it read are kept, and served again while `PRAGMA data_version` on its connection is unchanged: SQLite
- * changes that number whenever another connection — Prisma's, which makes every write of this process, or any other
- * process's — commits, and this connection never writes (`query_only`). So a kept row is exactly what the statement
- * would read now, and the probe costs one pragma (a read transaction's start) instead of a row lookup and the row's
- * conversion. Every row is dropped at once on any commit: the number tells that something changed, not what.
+ * The rows it read are kept, and served again while no connection has committed since: not Prisma's, which makes
+ * every write of this process, nor any other process's; this connection never writes (`query_only`). Commits are
+ * seen in the WAL-index header ({@link walIndexWatch}), else through `PRAGMA data_version`, checked on every read
+ * before anything kept is served: a kept row is exactly what the statement would read now. Every row is dropped at
+ * once on any commit: the check tells that something changed, not what.
  */
 export function sqliteProbe(file: string): MapVersionProbe {
   const raw = new Sqlite(file, { timeout: 10_000 });
   raw.pragma('query_only = ON');
-  const dataVersion = raw.prepare<[], number>('PRAGMA data_version').pluck(true);
+  const commits = walIndexWatch(raw, file) ?? dataVersionWatch(raw);
   // Rows as arrays: better-sqlite3 builds them without naming each column (the probe runs on every map read).
   const statement = raw
     .prepare<[string], [string, number, number, string | number, number]>(
@@ -48,12 +116,10 @@ export function sqliteProbe(file: string): MapVersionProbe {
     )
     .raw(true);
   const kept = new Map<string, MapVersion | null>();
-  let keptAt = -1;
   const readNow = (mapId: string): MapVersion | null => {
-    const version = dataVersion.get();
-    if (version !== keptAt || kept.size >= KEPT_ROWS) {
+    // Checked before the read: a commit after the check is seen by the read, and by the next check.
+    if (commits.changed() || kept.size >= KEPT_ROWS) {
       kept.clear();
-      keptAt = version ?? -1;
     } else {
       const row = kept.get(mapId);
       if (row !== undefined) return row;
@@ -75,7 +141,10 @@ export function sqliteProbe(file: string): MapVersionProbe {
   return {
     readNow,
     read: async (mapId) => readNow(mapId),
-    close: async () => void raw.close(),
+    close: async () => {
+      commits.close();
+      raw.close();
+    },
   };
 }
 
