@@ -23,16 +23,30 @@ export class MapVersionReads {
     this.#turnStarted = false;
   };
 
-  constructor(read: (mapId: string) => Promise<MapVersion | null>) {
+  readonly #readNow: ((mapId: string) => MapVersion | null) | undefined;
+
+  /** `readNow`: the same read without waiting, where the database has one (SQLite). */
+  constructor(read: (mapId: string) => Promise<MapVersion | null>, readNow?: (mapId: string) => MapVersion | null) {
     this.#read = read;
+    this.#readNow = readNow;
+  }
+
+  /**
+   * The map's row read at once, without waiting, for a request alone in its turn (the first of the turn, while no
+   * other waits for a read) where the database reads synchronously; undefined otherwise: the request then calls
+   * {@link read}, and shares a read with the requests it coincides with.
+   */
+  readAlone(mapId: string): MapVersion | null | undefined {
+    if (!this.#readNow || this.#waiting !== 0 || this.#turnStarted) return undefined;
+    this.#startTurn();
+    return this.#readNow(mapId);
   }
 
   /** The map's row as read after this call. */
   read(mapId: string): Promise<MapVersion | null> {
     let version: Promise<MapVersion | null>;
     if (this.#waiting === 0 && !this.#turnStarted) {
-      this.#turnStarted = true;
-      setImmediate(this.#endTurn);
+      this.#startTurn();
       version = this.#read(mapId);
     } else {
       version = this.#shared(mapId);
@@ -48,6 +62,11 @@ export class MapVersionReads {
         throw error;
       },
     );
+  }
+
+  #startTurn() {
+    this.#turnStarted = true;
+    setImmediate(this.#endTurn);
   }
 
   #shared(mapId: string): Promise<MapVersion | null> {
