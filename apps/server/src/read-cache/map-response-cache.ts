@@ -131,7 +131,8 @@ export class MapResponseCache {
    */
   serveStored(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): boolean {
     const accessNow = this.#options.accessNow;
-    if (!accessNow) return false;
+    // A request that coincides with others is answered with them: nothing to look up twice.
+    if (!accessNow || !this.#versions.alone) return false;
     const request = this.#requests.of(req, body);
     if (!request) return false;
     const access = accessNow(req);

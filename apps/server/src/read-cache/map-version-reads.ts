@@ -31,13 +31,18 @@ export class MapVersionReads {
     this.#readNow = readNow;
   }
 
+  /** Whether a request arriving now would be read without waiting ({@link readAlone}). */
+  get alone(): boolean {
+    return this.#readNow !== undefined && this.#waiting === 0 && !this.#turnStarted;
+  }
+
   /**
    * The map's row read at once, without waiting, for a request alone in its turn (the first of the turn, while no
    * other waits for a read) where the database reads synchronously; undefined otherwise: the request then calls
    * {@link read}, and shares a read with the requests it coincides with.
    */
   readAlone(mapId: string): MapVersion | null | undefined {
-    if (!this.#readNow || this.#waiting !== 0 || this.#turnStarted) return undefined;
+    if (!this.#readNow || !this.alone) return undefined;
     this.#startTurn();
     return this.#readNow(mapId);
   }
