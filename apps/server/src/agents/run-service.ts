@@ -68,13 +68,24 @@ const FORKABLE_RUN_STATUSES = ['COMPLETED', 'FAILED', 'PAUSED'] as const;
 const startCriticInput = z.object({ mapId: id, nodeId: id.nullish() });
 const DIVERGENT_MAP = { trigger: 'DIVERGENT_MAP' } as const;
 
-/** Refuses a second run on a node that has one running or waiting. */
-async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
-  const busy = await tx.agentRun.findFirst({
-    where: { nodeId, status: { in: [...ACTIVE_RUN_STATUSES] } },
-    select: { id: true },
+/**
+ * The runs of `agent` paused on an expired gate on the node (or on the map, for a run on no node), which a new run
+ * replaces. Refuses a second run on a node that has one running or waiting (read in the same query).
+ */
+async function pausedRunsToReplace(
+  tx: Tx,
+  mapId: string,
+  nodeId: string | null,
+  agent: AgentGraph,
+): Promise<AgentRun[]> {
+  const runs = await tx.agentRun.findMany({
+    where: nodeId
+      ? { nodeId, status: { in: [...ACTIVE_RUN_STATUSES, 'PAUSED'] } }
+      : { mapId, nodeId: null, agent, status: 'PAUSED' },
   });
-  if (busy) throw new NodeBusyError(nodeId, busy.id);
+  const busy = runs.find((r) => r.status !== 'PAUSED');
+  if (nodeId && busy) throw new NodeBusyError(nodeId, busy.id);
+  return runs.filter((r) => r.status === 'PAUSED' && r.agent === agent && r.mapId === mapId);
 }
 
 /** Runs that can still be cancelled: active ones, and those paused on an expired gate. */
@@ -91,9 +102,11 @@ async function resolveQuestion(
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt?: Date; reply?: object },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<number | null> {
-  const resolved = await tx.agentQuestion.updateMany({ where: { id: question.id, status: { in: from } }, data });
-  if (resolved.count === 0) return null;
-  const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
+  const [updated] = await tx.agentQuestion.updateManyAndReturn({
+    where: { id: question.id, status: { in: from } },
+    data,
+  });
+  if (!updated) return null;
   emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
   return tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
 }
@@ -200,9 +213,8 @@ export class RunService {
   ) {
     const { run, replaced, onMap } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
       if (fork) await assertForkable(tx, fork.from);
-      if (nodeId) await assertNodeFree(tx, nodeId);
       // Redoing a step replaces the run paused on it (an expired gate): one run per node, one understanding per map.
-      const paused = await tx.agentRun.findMany({ where: { mapId, nodeId, agent, status: 'PAUSED' } });
+      const paused = await pausedRunsToReplace(tx, mapId, nodeId, agent);
       const replaced = [];
       for (const old of paused) replaced.push(await cancelRunIn(tx, emit, old, 'replaced by a new run'));
       // A node whose dependencies are open cannot be worked on yet: its run waits for them (see `startWaiting`).
