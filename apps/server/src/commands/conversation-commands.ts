@@ -34,10 +34,12 @@ export type PostMessageInput = z.infer<typeof postMessageInput>;
 
 /** Posts a checked message inside a command's transaction on the node's map (see {@link postMessage}). */
 export async function postMessageIn(tx: Tx, emit: Emit, mapId: string, input: PostMessageInput): Promise<Message> {
-  await loadNodeInMap(tx, input.nodeId, mapId);
-  const conversation = await tx.conversation.findUniqueOrThrow({
+  // The conversation with its node's map, in one read: a node of another map is not found.
+  const conversation = await tx.conversation.findUnique({
     where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
+    select: { id: true, node: { select: { mapId: true } } },
   });
+  if (conversation?.node.mapId !== mapId) throw new NotFoundError('Node', input.nodeId);
   let parentId = input.parentId ?? null;
   if (parentId) {
     // A message of another conversation answers as an unknown one (it may be of another map, or person).
