@@ -249,7 +249,9 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
     const message = this.#checked(() =>
       parseInput(postMessageInput, { ...fields, metadata: { ...metadata, ...(sources ? { sources } : {}) } }),
     );
-    this.#deferCommand(idempotencyKey, (tx, emit, map) => postMessageIn(tx, emit, map.id, message));
+    this.#deferCommand(idempotencyKey, (tx, emit, map) =>
+      postMessageIn(this.deps.db.runLog, tx, emit, map.id, message),
+    );
   }
 
   async queueConclusion(
@@ -259,7 +261,9 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
     const input = this.#checked(() =>
       parseInput(setConclusionInput, { nodeId, conclusion: conclusion.text, kind: conclusion.kind }),
     );
-    this.#deferCommand(conclusion.idempotencyKey, (tx, emit, map) => concludeIn(tx, emit, map, input));
+    this.#deferCommand(conclusion.idempotencyKey, (tx, emit, map) =>
+      concludeIn(this.deps.db.runLog, tx, emit, map, input),
+    );
   }
 
   /** Checks a write's input now, refusing it as the graphs understand. */

@@ -1,4 +1,4 @@
-import { ConclusionKind, type Map as MapRow, type Node, type Tx } from '@thinkingmap/db';
+import { ConclusionKind, type Map as MapRow, type Node, type RunLog, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { VersionConflictError } from '../errors/domain-errors.ts';
 import { toMapSnapshot, toNodeSnapshot } from '../events/event-snapshots.ts';
@@ -24,14 +24,20 @@ export const setConclusionInput = z.object({
 export async function setConclusion(ctx: CommandContext, raw: unknown): Promise<Node> {
   const input = parseInput(setConclusionInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
-  return mutateMap(ctx, mapId, (tx, emit, map) => concludeIn(tx, emit, map, input));
+  return mutateMap(ctx, mapId, (tx, emit, map) => concludeIn(ctx.db.runLog, tx, emit, map, input));
 }
 
 /** A checked conclusion (see {@link setConclusion}). */
 export type SetConclusionInput = z.infer<typeof setConclusionInput>;
 
 /** Concludes a node inside a command's transaction on its map (see {@link setConclusion}). */
-export async function concludeIn(tx: Tx, emit: Emit, map: MapRow, input: SetConclusionInput): Promise<Node> {
+export async function concludeIn(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  map: MapRow,
+  input: SetConclusionInput,
+): Promise<Node> {
   const mapId = map.id;
   const node = await loadNodeInMap(tx, input.nodeId, mapId);
   if (input.expectedVersion != null && node.version !== input.expectedVersion) {
@@ -51,21 +57,9 @@ export async function concludeIn(tx: Tx, emit: Emit, map: MapRow, input: SetConc
     },
   });
   emit({ type: 'NodeConcluded', payload: { node: toNodeSnapshot(concluded) } });
-  const dependents = await tx.dependency.findMany({ where: { dependsOnId: node.id }, select: { nodeId: true } });
-  await refreshBlocked(
-    tx,
-    dependents.map((d) => d.nodeId),
-    emit,
-  );
-  if (changed)
-    await markStale(
-      tx,
-      emit,
-      staleAfterConclusion(
-        node,
-        dependents.map((d) => d.nodeId),
-      ),
-    );
+  const dependents = await log.dependentsOf(tx, node.id);
+  await refreshBlocked(tx, dependents, emit);
+  if (changed) await markStale(tx, emit, staleAfterConclusion(node, dependents));
   if (node.parentId === null && map.status !== 'COMPLETED') {
     const completed = await tx.map.update({
       where: { id: mapId },

@@ -1,4 +1,12 @@
-import { type ContextItem, ConversationKind, type Message, MessageKind, MessageRole, type Tx } from '@thinkingmap/db';
+import {
+  type ContextItem,
+  ConversationKind,
+  type Message,
+  MessageKind,
+  MessageRole,
+  type RunLog,
+  type Tx,
+} from '@thinkingmap/db';
 import { z } from 'zod';
 import { NotFoundError } from '../errors/domain-errors.ts';
 import { toContextItemSnapshot, toMessageSnapshot } from '../events/event-snapshots.ts';
@@ -26,32 +34,30 @@ export const postMessageInput = z.object({
 export async function postMessage(ctx: CommandContext, raw: unknown): Promise<Message> {
   const input = parseInput(postMessageInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
-  return mutateMap(ctx, mapId, (tx, emit) => postMessageIn(tx, emit, mapId, input));
+  return mutateMap(ctx, mapId, (tx, emit) => postMessageIn(ctx.db.runLog, tx, emit, mapId, input));
 }
 
 /** A checked message to post (see {@link postMessage}). */
 export type PostMessageInput = z.infer<typeof postMessageInput>;
 
 /** Posts a checked message inside a command's transaction on the node's map (see {@link postMessage}). */
-export async function postMessageIn(tx: Tx, emit: Emit, mapId: string, input: PostMessageInput): Promise<Message> {
+export async function postMessageIn(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  input: PostMessageInput,
+): Promise<Message> {
   // The conversation with its node's map, in one read: a node of another map is not found.
-  const conversation = await tx.conversation.findUnique({
-    where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
-    select: { id: true, node: { select: { mapId: true } } },
-  });
-  if (conversation?.node.mapId !== mapId) throw new NotFoundError('Node', input.nodeId);
+  const conversation = await log.conversation(tx, input.nodeId, input.conversation);
+  if (conversation?.mapId !== mapId) throw new NotFoundError('Node', input.nodeId);
   let parentId = input.parentId ?? null;
   if (parentId) {
     // A message of another conversation answers as an unknown one (it may be of another map, or person).
     const parent = await tx.message.findUnique({ where: { id: parentId } });
     if (!parent || parent.conversationId !== conversation.id) throw new NotFoundError('Message', parentId);
   } else {
-    const latest = await tx.message.findFirst({
-      where: { conversationId: conversation.id, deletedAt: null },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      select: { id: true },
-    });
-    parentId = latest?.id ?? null;
+    parentId = await log.latestMessageId(tx, conversation.id);
   }
   const message = await tx.message.create({
     data: {
