@@ -13,7 +13,7 @@ import {
   type StructuredRequest,
 } from '@thinkingmap/agent-core';
 import { InMemoryStore } from '@thinkingmap/agent-core/testing';
-import { openDatabase } from '@thinkingmap/db';
+import { type Database, openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
 import { type DbProfile, profileDatabase } from './db-profile.ts';
 import { ms, summarize } from './stats.ts';
@@ -50,27 +50,29 @@ class DelayedModel implements ModelPort {
   }
 }
 
+/** A processed node's wall time and the process's CPU time in it, in ms. */
+interface NodeTimes {
+  ms: number;
+  cpu: number;
+}
+
+/** Processes the `i`th leaf of its tree (start → question → reply → concluded) and times it. */
+type NodeStepper = (i: number) => Promise<NodeTimes>;
+
 /**
- * The framework's own cost: the same process-node graph on LangGraph's in-memory saver and
- * agent-core's in-memory store, driven start → question → reply → concluded like the product does. Returns the time of
- * each measured leaf, and the process's CPU time in it.
+ * The framework's own cost: the same process-node graph on LangGraph's in-memory saver and agent-core's
+ * in-memory store, driven start → question → reply → concluded like the product does.
  */
-async function frameworkPerNode(model: ModelPort, leaves: number): Promise<{ samples: number[]; cpu: number[] }> {
-  const { graph, store, ids } = await inMemoryTree(model, leaves + WARM_UP);
-  const samples: number[] = [];
-  const cpu: number[] = [];
-  for (const [i, nodeId] of ids.entries()) {
+async function frameworkStepper(model: ModelPort, leaves: number): Promise<NodeStepper> {
+  const { graph, store, ids } = await inMemoryTree(model, leaves);
+  return async (i) => {
     const start = performance.now();
     const cpuStart = process.cpuUsage();
-    const { waiting, options } = await pauseInMemory(graph, store, nodeId, 'CONCLUDE');
+    const { waiting, options } = await pauseInMemory(graph, store, ids[i]!, 'CONCLUDE');
     const done = await driveRun(graph, resumeWith(waiting.questions[0]!.requestId, { action: 'accept' }), options);
     if (done.status !== 'COMPLETED') throw new Error(`expected the run to complete, got ${done.status}`);
-    if (i >= WARM_UP) {
-      samples.push(performance.now() - start);
-      cpu.push(cpuMs(cpuStart));
-    }
-  }
-  return { samples, cpu };
+    return { ms: performance.now() - start, cpu: cpuMs(cpuStart) };
+  };
 }
 
 /** The framework's wall time for `siblings` leaves driven at once to their question. */
@@ -112,17 +114,21 @@ async function pauseInMemory(
   return { waiting, options };
 }
 
+/** Databases opened so far (each app gets a file of its own). */
+let databases = 0;
+
 async function withApp<T>(
   model: ModelPort,
-  work: (app: App, profile: DbProfile) => Promise<T>,
+  /** `unprofiled`: the same database, for the bench's own reads (not counted as the product's). */
+  work: (app: App, profile: DbProfile, unprofiled: Database) => Promise<T>,
   options: { flushAll?: boolean } = {},
 ): Promise<T> {
-  const file = join(tmpdir(), `tm-agents-bench-${process.pid}-${Date.now()}.db`);
+  const file = join(tmpdir(), `tm-agents-bench-${process.pid}-${++databases}.db`);
   const opened = await openDatabase({ url: `file:${file}` });
   const { db, profile } = profileDatabase(opened, options);
   const app = await buildApp({ db, model, localTokenFile: null });
   try {
-    return await work(app, profile);
+    return await work(app, profile, opened);
   } finally {
     await app.stop();
     await opened.close();
@@ -160,63 +166,112 @@ function questionsOf(app: App, mapId: string, nodeIds: string[]): Map<string, Pr
   return questions;
 }
 
-/**
- * Per-node figures of the product on SQLite with an instant model, and where the time went. `flushAll`:
- * every write flushed to disk, the runs' too (what their relaxed durability saves).
- */
-async function productPerNode(flushAll = false) {
-  return withApp(
-    new OfflineModel(),
-    async (app, profile) => {
-      const { ctx, mapId, ids } = await seedTree(app, LEAVES + WARM_UP);
-      const questions = questionsOf(app, mapId, ids);
-      const samples: number[] = [];
-      const cpu: number[] = [];
-      let checkpointBytes = 0;
-      for (const [i, nodeId] of ids.entries()) {
-        if (i === WARM_UP) profile.reset();
-        const start = performance.now();
-        const cpuStart = process.cpuUsage();
-        const run = await app.runs.processNode(ctx, { nodeId, intent: 'CONCLUDE' });
-        const questionId = await questions.get(nodeId)!;
-        await app.engine.idle();
-        const paused = performance.now();
-        const cpuPaused = cpuMs(cpuStart);
-        if (i >= WARM_UP) {
-          const [rows, writes] = await Promise.all([
-            app.db.read.checkpoint.findMany({ where: { threadId: run.threadId } }),
-            app.db.read.checkpointWrite.findMany({ where: { threadId: run.threadId } }),
-          ]);
-          checkpointBytes +=
-            rows.reduce((n, r) => n + r.checkpointData.length + r.metadataData.length, 0) +
-            writes.reduce((n, w) => n + w.valueData.length, 0);
-        }
-        const replied = performance.now();
-        const cpuReplied = process.cpuUsage();
-        await app.runs.reply(ctx, questionId, { accept: true });
-        await app.engine.idle();
-        if (i >= WARM_UP) {
-          samples.push(paused - start + (performance.now() - replied));
-          cpu.push(cpuPaused + cpuMs(cpuReplied));
-        }
-      }
+/** The product's stepper, and what its measured nodes cost besides time (read once they are all done). */
+interface ProductStepper {
+  step: NodeStepper;
+  /** Forgets the database profile so far (the warm-up's). */
+  startMeasuring(): void;
+  figures(): Promise<{
+    stepsPerNode: number;
+    checkpointKb: number;
+    writes: { kind: string; count: number; statements: number; ms: number }[];
+    reads: number;
+    readMs: number;
+  }>;
+}
+
+/** The product on SQLite with an instant model: each processed node timed, and where its database time went. */
+async function productStepper(
+  app: App,
+  profile: DbProfile,
+  unprofiled: Database,
+  leaves: number,
+): Promise<ProductStepper> {
+  const { ctx, mapId, ids } = await seedTree(app, leaves);
+  const questions = questionsOf(app, mapId, ids);
+  let checkpointBytes = 0;
+  let measured = 0;
+  return {
+    startMeasuring: () => profile.reset(),
+    async step(i) {
+      const nodeId = ids[i]!;
+      const start = performance.now();
+      const cpuStart = process.cpuUsage();
+      const run = await app.runs.processNode(ctx, { nodeId, intent: 'CONCLUDE' });
+      const questionId = await questions.get(nodeId)!;
+      await app.engine.idle();
+      const paused = performance.now();
+      const cpuPaused = cpuMs(cpuStart);
+      // Not timed: the checkpoint bytes the run keeps while it waits.
+      const [rows, writes] = await Promise.all([
+        unprofiled.read.checkpoint.findMany({ where: { threadId: run.threadId } }),
+        unprofiled.read.checkpointWrite.findMany({ where: { threadId: run.threadId } }),
+      ]);
+      checkpointBytes +=
+        rows.reduce((n, r) => n + r.checkpointData.length + r.metadataData.length, 0) +
+        writes.reduce((n, w) => n + w.valueData.length, 0);
+      measured++;
+      const replied = performance.now();
+      const cpuReplied = process.cpuUsage();
+      await app.runs.reply(ctx, questionId, { accept: true });
+      await app.engine.idle();
+      return { ms: paused - start + (performance.now() - replied), cpu: cpuPaused + cpuMs(cpuReplied) };
+    },
+    async figures() {
       const steps = await app.db.read.event.count({ where: { mapId, type: 'AgentStep' } });
+      const reads = [...profile.reads.values()];
       return {
-        samples,
-        cpu,
         stepsPerNode: steps / ids.length,
-        checkpointKb: checkpointBytes / LEAVES / 1024,
+        checkpointKb: checkpointBytes / measured / 1024,
         writes: [...profile.writes].map(([kind, w]) => ({
           kind,
           count: w.count / LEAVES,
           statements: w.statements / LEAVES,
           ms: w.ms / LEAVES,
         })),
-        reads: [...profile.reads.values()].reduce((n, r) => n + r.count, 0) / LEAVES,
-        readMs: [...profile.reads.values()].reduce((n, r) => n + r.ms, 0) / LEAVES,
+        reads: reads.reduce((n, r) => n + r.count, 0) / LEAVES,
+        readMs: reads.reduce((n, r) => n + r.ms, 0) / LEAVES,
       };
     },
-    { flushAll },
+  };
+}
+
+/**
+ * Per-node figures of the framework, the product with every write flushed (what relaxed durability saves) and the
+ * product, interleaved node by node in a rotating order, so a change of the machine's load moves all three alike.
+ */
+async function perNodeFigures() {
+  const model = new OfflineModel();
+  const total = LEAVES + WARM_UP;
+  const framework = await frameworkStepper(model, total);
+  return withApp(
+    model,
+    (flushedApp, flushedProfile, flushedDb) =>
+      withApp(model, async (app, profile, db) => {
+        const steppers = [
+          framework,
+          (await productStepper(flushedApp, flushedProfile, flushedDb, total)).step,
+          await productStepper(app, profile, db, total),
+        ] as const;
+        const product = steppers[2];
+        const times: NodeTimes[][] = [[], [], []];
+        for (let i = 0; i < total; i++) {
+          if (i === WARM_UP) product.startMeasuring();
+          for (let k = 0; k < 3; k++) {
+            const which = (i + k) % 3;
+            const stepper = steppers[which]!;
+            const measuredTimes = await (typeof stepper === 'function' ? stepper(i) : stepper.step(i));
+            if (i >= WARM_UP) times[which]!.push(measuredTimes);
+          }
+        }
+        const series = (t: NodeTimes[]) => ({ samples: t.map((x) => x.ms), cpu: t.map((x) => x.cpu) });
+        return {
+          framework: series(times[0]!),
+          flushed: series(times[1]!),
+          product: { ...series(times[2]!), ...(await product.figures()) },
+        };
+      }),
+    { flushAll: true },
   );
 }
 
@@ -242,12 +297,11 @@ const mean = (samples: number[]) => samples.reduce((n, x) => n + x, 0) / samples
  * Agents' figures: orchestration per processed node with an instant model (start → question → reply →
  * concluded) beside the framework's own cost for the same graph in memory, where the product's time goes
  * (writes by kind, reads), checkpoint bytes, and 8 independent siblings with 200 ms model calls against one.
- * Medians, and the sibling runs interleaved, so a burst of other work on the machine moves them little.
+ * Medians, and the per-node runs and the sibling runs interleaved, so a burst of other work on the machine moves
+ * them little.
  */
 export async function benchAgents() {
-  const framework = await frameworkPerNode(new OfflineModel(), LEAVES);
-  const flushed = await productPerNode(true);
-  const product = await productPerNode();
+  const { framework, flushed, product } = await perNodeFigures();
   const delayed = new DelayedModel(MODEL_DELAY_MS);
   const walls = {
     one: [] as number[],

@@ -122,19 +122,32 @@ export function profileDatabase(
       },
     ]),
   ) as unknown as Database['mapLog'];
-  // The checkpoint log's statements likewise (one per row stored, two for the threads dropped).
-  const checkpointLog = Object.fromEntries(
-    Object.entries(db.checkpointLog).map(([name, fn]) => [
-      name,
-      (tx: Tx, rows: readonly unknown[]) => {
-        if (current && rows.length) {
-          current.touched.add('checkpoint');
-          current.statements += name === 'deleteThreads' ? 2 : rows.length;
-        }
-        return (fn as (...a: unknown[]) => unknown)(tx, rows);
-      },
-    ]),
-  ) as unknown as Database['checkpointLog'];
+  // The checkpoint log's statements likewise (one per row stored, two for the threads dropped); its reads are reads.
+  const checkpointWrite =
+    (name: 'putCheckpoints' | 'putWrites' | 'deleteThreads') => (tx: Tx, rows: readonly never[]) => {
+      if (current && rows.length) {
+        current.touched.add('checkpoint');
+        current.statements += name === 'deleteThreads' ? 2 : rows.length;
+      }
+      return db.checkpointLog[name](tx, rows);
+    };
+  const checkpointRead =
+    <A extends unknown[], R>(name: string, fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const started = performance.now();
+      try {
+        return await fn(...args);
+      } finally {
+        add(profile.reads, `checkpointLog.${name}`, performance.now() - started);
+      }
+    };
+  const checkpointLog: Database['checkpointLog'] = {
+    putCheckpoints: checkpointWrite('putCheckpoints'),
+    putWrites: checkpointWrite('putWrites'),
+    deleteThreads: checkpointWrite('deleteThreads'),
+    latest: checkpointRead('latest', db.checkpointLog.latest),
+    writesOf: checkpointRead('writesOf', db.checkpointLog.writesOf),
+  };
   // The run log's lookups likewise (one statement each).
   const runLog = Object.fromEntries(
     Object.entries(db.runLog).map(([name, fn]) => [

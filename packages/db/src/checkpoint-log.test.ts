@@ -82,4 +82,28 @@ describe.each(providers)('checkpoint log on %s', (provider) => {
     ).rejects.toThrow('rolled back');
     expect(await db.read.checkpoint.count({ where: { threadId: 't6' } })).toBe(0);
   });
+  it('should read a thread’s latest checkpoint, or one by id, and its writes as Prisma does, as soon as they commit', async () => {
+    const { db } = database;
+    expect(await db.checkpointLog.latest('t4', '')).toBeNull();
+    await db.write(async (tx) => {
+      await db.checkpointLog.putCheckpoints(tx, [checkpoint('t4', 'c1', 'one'), checkpoint('t4', 'c2', '二')]);
+      await db.checkpointLog.putWrites(tx, [write('t4', 0, 'a'), write('t4', 1, 'b')]);
+    });
+    const fromPrisma = await db.read.checkpoint.findFirst({
+      where: { threadId: 't4', namespace: '' },
+      orderBy: { checkpointId: 'desc' },
+    });
+    const { createdAt: _c, ...latest } = fromPrisma!;
+    expect(await db.checkpointLog.latest('t4', '')).toEqual(latest);
+    expect(await db.checkpointLog.latest('t4', '')).toEqual(checkpoint('t4', 'c2', '二'));
+    expect(await db.checkpointLog.latest('t4', '', 'c1')).toEqual(checkpoint('t4', 'c1', 'one'));
+    expect(await db.checkpointLog.latest('t4', '', 'c9')).toBeNull();
+    expect(await db.checkpointLog.latest('t4', 'other')).toBeNull();
+    const writes = await db.checkpointLog.writesOf('t4', '', 'c1');
+    expect(writes.sort((a, b) => a.idx - b.idx)).toEqual([write('t4', 0, 'a'), write('t4', 1, 'b')]);
+    expect(await db.checkpointLog.writesOf('t4', '', 'c2')).toEqual([]);
+    // A later commit is seen by the next read.
+    await db.write((tx) => db.checkpointLog.putCheckpoints(tx, [checkpoint('t4', 'c3', 'three')]));
+    expect((await db.checkpointLog.latest('t4', ''))?.checkpointId).toBe('c3');
+  });
 });

@@ -21,7 +21,42 @@ export interface CheckpointLog {
   putWrites(tx: Tx, rows: readonly CheckpointWrite[]): Promise<void>;
   /** Deletes the threads' checkpoints and pending writes. */
   deleteThreads(tx: Tx, threadIds: readonly string[]): Promise<void>;
+  /**
+   * The latest checkpoint of a thread's namespace (or the one with `checkpointId`) as committed, outside any write
+   * transaction (a run resuming reads where its last settle left it); null when there is none.
+   */
+  latest(threadId: string, namespace: string, checkpointId?: string): Promise<CheckpointData | null>;
+  /** A checkpoint's pending writes as committed, outside any write transaction. */
+  writesOf(threadId: string, namespace: string, checkpointId: string): Promise<CheckpointWrite[]>;
 }
+
+/** The columns of a checkpoint row, as {@link CheckpointData} has them. */
+const CHECKPOINT_COLUMNS = [
+  'threadId',
+  'namespace',
+  'checkpointId',
+  'parentCheckpointId',
+  'checkpointType',
+  'checkpointData',
+  'metadataType',
+  'metadataData',
+] as const satisfies readonly (keyof CheckpointData)[];
+
+/** The columns of a pending write, as {@link CheckpointWrite} has them. */
+const WRITE_COLUMNS = [
+  'threadId',
+  'namespace',
+  'checkpointId',
+  'taskId',
+  'idx',
+  'taskPath',
+  'channel',
+  'valueType',
+  'valueData',
+] as const satisfies readonly (keyof CheckpointWrite)[];
+
+const selected = <K extends string>(columns: readonly K[]) =>
+  Object.fromEntries(columns.map((c) => [c, true])) as Record<K, true>;
 
 const writeKey = (row: CheckpointWrite) => ({
   threadId: row.threadId,
@@ -31,9 +66,23 @@ const writeKey = (row: CheckpointWrite) => ({
   idx: row.idx,
 });
 
-/** The checkpoint log through Prisma (PostgreSQL, and SQLite before its connection is known). */
-export function prismaCheckpointLog(): CheckpointLog {
+/**
+ * The checkpoint log through Prisma (PostgreSQL, and SQLite before its connection is known); `read` is the client
+ * its reads go through.
+ */
+export function prismaCheckpointLog(read: Pick<Tx, 'checkpoint' | 'checkpointWrite'>): CheckpointLog {
   return {
+    latest: (threadId, namespace, checkpointId) =>
+      read.checkpoint.findFirst({
+        where: { threadId, namespace, ...(checkpointId ? { checkpointId } : {}) },
+        orderBy: { checkpointId: 'desc' },
+        select: selected(CHECKPOINT_COLUMNS),
+      }),
+    writesOf: (threadId, namespace, checkpointId) =>
+      read.checkpointWrite.findMany({
+        where: { threadId, namespace, checkpointId },
+        select: selected(WRITE_COLUMNS),
+      }),
     async putCheckpoints(tx, rows) {
       for (const { threadId, namespace, checkpointId, ...data } of rows) {
         const key = { threadId, namespace, checkpointId };
@@ -71,11 +120,30 @@ const INSERT_WRITE =
   '"valueType", "valueData") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
   'ON CONFLICT ("threadId", "namespace", "checkpointId", "taskId", "idx") DO';
 
-/** The checkpoint log on SQLite, on the write transaction's connection (see `preparedInTransaction`). */
+/**
+ * The checkpoint log on SQLite: its writes on the write transaction's connection (see `preparedInTransaction`), its
+ * reads on `reader`, a read-only connection to the same file (in WAL mode it sees every commit, never waits for the
+ * writer, and no read queues behind a write transaction on Prisma's connection); through `fallback` without one.
+ */
 export function sqliteCheckpointLog(
   connection: () => Sqlite.Database | undefined,
   fallback: CheckpointLog,
+  reader?: Sqlite.Database,
 ): CheckpointLog {
+  const reads = reader && {
+    latest: reader.prepare<[string, string], CheckpointData>(
+      `SELECT ${CHECKPOINT_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Checkpoint" ` +
+        'WHERE "threadId" = ? AND "namespace" = ? ORDER BY "checkpointId" DESC LIMIT 1',
+    ),
+    byId: reader.prepare<[string, string, string], CheckpointData>(
+      `SELECT ${CHECKPOINT_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Checkpoint" ` +
+        'WHERE "threadId" = ? AND "namespace" = ? AND "checkpointId" = ?',
+    ),
+    writesOf: reader.prepare<[string, string, string], CheckpointWrite>(
+      `SELECT ${WRITE_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "CheckpointWrite" ` +
+        'WHERE "threadId" = ? AND "namespace" = ? AND "checkpointId" = ?',
+    ),
+  };
   const statements = preparedInTransaction(
     connection,
     (db) => ({
@@ -103,6 +171,17 @@ export function sqliteCheckpointLog(
     'the checkpoint log',
   );
   return {
+    async latest(threadId, namespace, checkpointId) {
+      if (!reads) return fallback.latest(threadId, namespace, checkpointId);
+      const row = checkpointId
+        ? reads.byId.get(threadId, namespace, checkpointId)
+        : reads.latest.get(threadId, namespace);
+      return row ?? null;
+    },
+    async writesOf(threadId, namespace, checkpointId) {
+      if (!reads) return fallback.writesOf(threadId, namespace, checkpointId);
+      return reads.writesOf.all(threadId, namespace, checkpointId);
+    },
     async putCheckpoints(tx, rows) {
       const s = statements();
       if (!s) return fallback.putCheckpoints(tx, rows);

@@ -125,11 +125,14 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
   }
   const { adapter, connection } = keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }));
   const prisma = new SqliteClient({ adapter });
+  // A read-only connection of its own to the same file (not for an in-memory database, which no second connection sees).
+  const reader = file === ':memory:' ? undefined : new Sqlite(file, { timeout: 10_000 });
+  reader?.pragma('query_only = ON');
   return {
     prisma,
-    probe: file === ':memory:' ? prismaProbe(prisma) : sqliteProbe(file),
+    probe: reader ? sqliteProbe(reader, file) : prismaProbe(prisma),
     mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
-    checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog()),
+    checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
     runLog: sqliteRunLog(connection, prismaRunLog()),
     pragma: async (statement) => {
       const raw = connection();
@@ -163,11 +166,12 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
   });
   const adapter = new PrismaPg(pool);
   // Both generated clients expose the same model API; the SQLite one is the type of record.
+  const prisma = new PostgresClient({ adapter }) as unknown as Db;
   return {
-    prisma: new PostgresClient({ adapter }) as unknown as Db,
+    prisma,
     probe: postgresProbe(pool),
     mapLog: prismaMapLog('postgresql'),
-    checkpointLog: prismaCheckpointLog(),
+    checkpointLog: prismaCheckpointLog(prisma),
     runLog: prismaRunLog(),
   };
 }

@@ -107,7 +107,9 @@ describe('map-version probe on a SQLite file outside WAL mode', () => {
       'CREATE TABLE "Map" ("id" TEXT PRIMARY KEY, "ownerId" TEXT, "lastSeq" INTEGER, "tokensUsed" INTEGER, "updatedAt" TEXT, "autoRun" INTEGER)',
     );
     writer.prepare(`INSERT INTO "Map" VALUES ('m', 'u', 0, 0, 't', 1)`).run();
-    const probe = sqliteProbe(file);
+    const reader = new Sqlite(file);
+    reader.pragma('query_only = ON');
+    const probe = sqliteProbe(reader, file);
     try {
       expect(existsSync(`${file}-shm`)).toBe(false);
       expect(probe.readNow!('m')).toEqual({ ownerId: 'u', lastSeq: 0, tokensUsed: 0, updatedAt: 't', autoRun: true });

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, realpathSync } from 'node:fs';
-import Sqlite from 'better-sqlite3';
+import type Sqlite from 'better-sqlite3';
 import type pg from 'pg';
 import type { Db } from './database.ts';
 
@@ -96,18 +96,17 @@ function dataVersionWatch(connection: Sqlite.Database): CommitWatch {
 }
 
 /**
- * The probe on SQLite: a prepared statement on a connection of its own to the same file. In WAL mode a reader
- * never waits for the writer and each statement sees everything committed before it started.
+ * The probe on SQLite: a prepared statement on `raw`, a read-only connection (`query_only`) of its own to the same
+ * file, shared with other reads that never write. In WAL mode a reader never waits for the writer and each statement
+ * sees everything committed before it started.
  *
  * The rows it read are kept, and served again while no connection has committed since: not Prisma's, which makes
- * every write of this process, nor any other process's; this connection never writes (`query_only`). Commits are
+ * every write of this process, nor any other process's; `raw` never writes. Commits are
  * seen in the WAL-index header ({@link walIndexWatch}), else through `PRAGMA data_version`, checked on every read
  * before anything kept is served: a kept row is exactly what the statement would read now. Every row is dropped at
  * once on any commit: the check tells that something changed, not what.
  */
-export function sqliteProbe(file: string): MapVersionProbe {
-  const raw = new Sqlite(file, { timeout: 10_000 });
-  raw.pragma('query_only = ON');
+export function sqliteProbe(raw: Sqlite.Database, file: string): MapVersionProbe {
   const commits = walIndexWatch(raw, file) ?? dataVersionWatch(raw);
   // Rows as arrays: better-sqlite3 builds them without naming each column (the probe runs on every map read).
   const statement = raw

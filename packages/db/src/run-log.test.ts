@@ -118,4 +118,110 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(fromLog).toEqual(fromPrisma.map((r) => r.threadId));
     expect(fromLog).toEqual([2, 0, 3].map((i) => `ended-${map.id}-${i}`));
   });
+  it('should find a node’s conversation with its map, and its latest message not deleted, as a new message answers it', async () => {
+    const { db } = database;
+    const { map, node } = await runWithDecision();
+    const conversation = await db.write((tx) =>
+      tx.conversation.create({ data: { nodeId: node.id, mapId: map.id, kind: 'CONCLUDE' } }),
+    );
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const message = (id: string, minute: number, deleted = false) => ({
+      id: `${id}-${map.id}`,
+      conversationId: conversation.id,
+      mapId: map.id,
+      role: 'USER' as const,
+      content: id,
+      createdAt: at(minute),
+      ...(deleted ? { deletedAt: at(9) } : {}),
+    });
+    expect(await db.write((tx) => db.runLog.latestMessageId(tx, conversation.id))).toBeNull();
+    // Two at the same time (the later id wins), one older, and a newer one deleted.
+    await db.write((tx) =>
+      tx.message.createMany({
+        data: [message('a', 1), message('c', 2), message('b', 2), message('d', 3, true)],
+      }),
+    );
+    expect(await db.write((tx) => db.runLog.conversation(tx, node.id, 'CONCLUDE'))).toEqual({
+      id: conversation.id,
+      mapId: map.id,
+    });
+    expect(await db.write((tx) => db.runLog.conversation(tx, node.id, 'DECOMPOSE'))).toBeNull();
+    expect(await db.write((tx) => db.runLog.latestMessageId(tx, conversation.id))).toBe(`c-${map.id}`);
+  });
+
+  it('should list a node’s dependencies in their order among siblings, and the nodes that depend on it', async () => {
+    const { db } = database;
+    const { map, node } = await runWithDecision();
+    const [first, second, waiting] = await db.write(async (tx) => {
+      const child = (question: string, position: number, status: 'READY' | 'COMPLETED' = 'READY') =>
+        tx.node.create({ data: { mapId: map.id, parentId: node.id, question, constraints: [], position, status } });
+      return [await child('first', 0, 'COMPLETED'), await child('second', 1), await child('waits', 2)];
+    });
+    await db.write((tx) =>
+      tx.dependency.createMany({
+        data: [
+          { mapId: map.id, nodeId: waiting.id, dependsOnId: second.id },
+          { mapId: map.id, nodeId: waiting.id, dependsOnId: first.id },
+        ],
+      }),
+    );
+    expect(await db.write((tx) => db.runLog.dependenciesOf(tx, waiting.id))).toEqual([
+      { id: first.id, question: 'first', status: 'COMPLETED', position: 0 },
+      { id: second.id, question: 'second', status: 'READY', position: 1 },
+    ]);
+    expect(await db.write((tx) => db.runLog.dependentsOf(tx, first.id))).toEqual([waiting.id]);
+    expect(await db.write((tx) => db.runLog.dependentsOf(tx, waiting.id))).toEqual([]);
+  });
+
+  it('should list a node’s active and paused runs, and count a run’s questions still waiting', async () => {
+    const { db } = database;
+    const { map, node, run } = await runWithDecision();
+    const paused = await db.write((tx) =>
+      tx.agentRun.create({
+        data: {
+          mapId: map.id,
+          nodeId: node.id,
+          agent: 'PROCESS_NODE',
+          threadId: crypto.randomUUID(),
+          input: {},
+          status: 'PAUSED',
+        },
+      }),
+    );
+    await db.write((tx) =>
+      tx.agentRun.create({
+        data: {
+          mapId: map.id,
+          nodeId: node.id,
+          agent: 'PROCESS_NODE',
+          threadId: crypto.randomUUID(),
+          input: {},
+          status: 'COMPLETED',
+        },
+      }),
+    );
+    const runs = await db.write((tx) => db.runLog.activeOrPausedRuns(tx, node.id));
+    expect(runs.sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { id: paused.id, mapId: map.id, agent: 'PROCESS_NODE', status: 'PAUSED' },
+      { id: run.id, mapId: map.id, agent: 'PROCESS_NODE', status: 'WAITING' },
+    ]);
+    const question = (interruptId: string, status: 'PENDING' | 'ANSWERED') => ({
+      runId: run.id,
+      mapId: map.id,
+      nodeId: node.id,
+      interruptId,
+      kind: 'clarify',
+      question: 'Which market?',
+      context: {},
+      status,
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect(await db.write((tx) => db.runLog.pendingQuestions(tx, run.id))).toBe(0);
+    await db.write((tx) =>
+      tx.agentQuestion.createMany({
+        data: [question('i1', 'PENDING'), question('i2', 'ANSWERED'), question('i3', 'PENDING')],
+      }),
+    );
+    expect(await db.write((tx) => db.runLog.pendingQuestions(tx, run.id))).toBe(2);
+  });
 });

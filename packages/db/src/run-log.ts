@@ -1,6 +1,8 @@
 import type Sqlite from 'better-sqlite3';
 import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
+import type { ConversationKind } from '../generated/sqlite/enums.ts';
 import type { Tx } from './database.ts';
+import { ACTIVE_RUN_STATUSES } from './enums.ts';
 import { preparedInTransaction } from './prepared-statements.ts';
 
 /** A question's status and kind, and its run's status (whether it can still be answered). */
@@ -8,6 +10,12 @@ export type QuestionState = Pick<AgentQuestion, 'status' | 'kind'> & { runStatus
 
 /** Where an agent stands with a node, and the node's map. */
 export type NodeAgentState = Pick<Node, 'mapId' | 'status' | 'intent' | 'strategy'>;
+
+/** A node another depends on, as readiness is judged (see `@thinkingmap/map-graph`'s `readiness`). */
+export type DependedOnNode = Pick<Node, 'id' | 'question' | 'status' | 'position'>;
+
+/** A run on a node, as a new run on it checks it (busy, or paused on a gate it replaces). */
+export type NodeRun = Pick<AgentRun, 'id' | 'mapId' | 'agent' | 'status'>;
 
 /**
  * The few columns an agent run's writes look up, inside the caller's write transaction: the run's progress
@@ -31,7 +39,22 @@ export interface RunLog {
    * at most `take`.
    */
   finishedThreads(tx: Tx, mapId: string, skip: number, take: number): Promise<string[]>;
+  /** A node's conversation of `kind` with the node's map; null when there is none. */
+  conversation(tx: Tx, nodeId: string, kind: ConversationKind): Promise<{ id: string; mapId: string } | null>;
+  /** The latest message of a conversation not deleted (by time, then id), as a new message answers it. */
+  latestMessageId(tx: Tx, conversationId: string): Promise<string | null>;
+  /** The nodes that depend on a node. */
+  dependentsOf(tx: Tx, nodeId: string): Promise<string[]>;
+  /** The nodes a node depends on, in their order among their siblings. */
+  dependenciesOf(tx: Tx, nodeId: string): Promise<DependedOnNode[]>;
+  /** The runs on a node that are active or paused (see `ACTIVE_RUN_STATUSES`). */
+  activeOrPausedRuns(tx: Tx, nodeId: string): Promise<NodeRun[]>;
+  /** How many questions of a run still wait for an answer. */
+  pendingQuestions(tx: Tx, runId: string): Promise<number>;
 }
+
+/** The statuses of {@link RunLog.activeOrPausedRuns}. */
+const ACTIVE_OR_PAUSED = [...ACTIVE_RUN_STATUSES, 'PAUSED'] as const;
 
 const FINISHED = ['COMPLETED', 'FAILED'] as const;
 
@@ -74,6 +97,38 @@ export function prismaRunLog(): RunLog {
       });
       return runs.map((r) => r.threadId);
     },
+    async conversation(tx, nodeId, kind) {
+      const conversation = await tx.conversation.findUnique({
+        where: { nodeId_kind: { nodeId, kind } },
+        select: { id: true, node: { select: { mapId: true } } },
+      });
+      return conversation ? { id: conversation.id, mapId: conversation.node.mapId } : null;
+    },
+    async latestMessageId(tx, conversationId) {
+      const latest = await tx.message.findFirst({
+        where: { conversationId, deletedAt: null },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { id: true },
+      });
+      return latest?.id ?? null;
+    },
+    async dependentsOf(tx, nodeId) {
+      const dependents = await tx.dependency.findMany({ where: { dependsOnId: nodeId }, select: { nodeId: true } });
+      return dependents.map((d) => d.nodeId);
+    },
+    async dependenciesOf(tx, nodeId) {
+      const dependencies = await tx.dependency.findMany({
+        where: { nodeId },
+        select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
+      });
+      return dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
+    },
+    activeOrPausedRuns: (tx, nodeId) =>
+      tx.agentRun.findMany({
+        where: { nodeId, status: { in: [...ACTIVE_OR_PAUSED] } },
+        select: { id: true, mapId: true, agent: true, status: true },
+      }),
+    pendingQuestions: (tx, runId) => tx.agentQuestion.count({ where: { runId, status: 'PENDING' } }),
   };
 }
 
@@ -105,6 +160,32 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
             'ORDER BY "finishedAt" DESC, "id" DESC LIMIT ? OFFSET ?',
         )
         .pluck(),
+      conversation: db.prepare<[string, string], { id: string; mapId: string }>(
+        'SELECT c."id", n."mapId" FROM "Conversation" c JOIN "Node" n ON n."id" = c."nodeId" ' +
+          'WHERE c."nodeId" = ? AND c."kind" = ?',
+      ),
+      // Times are ISO text in one format (Prisma's): text order is time order.
+      latestMessageId: db
+        .prepare<[string], string>(
+          'SELECT "id" FROM "Message" WHERE "conversationId" = ? AND "deletedAt" IS NULL ' +
+            'ORDER BY "createdAt" DESC, "id" DESC LIMIT 1',
+        )
+        .pluck(),
+      dependentsOf: db.prepare<[string], string>('SELECT "nodeId" FROM "Dependency" WHERE "dependsOnId" = ?').pluck(),
+      dependenciesOf: db
+        .prepare<[string], DependedOnNode>(
+          'SELECT n."id", n."question", n."status", n."position" FROM "Dependency" d ' +
+            'JOIN "Node" n ON n."id" = d."dependsOnId" WHERE d."nodeId" = ? ORDER BY n."position"',
+        )
+        .safeIntegers(false),
+      activeOrPausedRuns: db.prepare<[string], NodeRun>(
+        `SELECT "id", "mapId", "agent", "status" FROM "AgentRun" WHERE "nodeId" = ? ` +
+          `AND "status" IN ('${ACTIVE_OR_PAUSED.join("', '")}')`,
+      ),
+      pendingQuestions: db
+        .prepare<[string], number>(`SELECT COUNT(*) FROM "AgentQuestion" WHERE "runId" = ? AND "status" = 'PENDING'`)
+        .pluck()
+        .safeIntegers(false),
     }),
     'the run log',
   );
@@ -139,6 +220,36 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
       const s = statements();
       if (!s) return fallback.finishedThreads(tx, mapId, skip, take);
       return s.finishedThreads.all(mapId, take, skip);
+    },
+    async conversation(tx, nodeId, kind) {
+      const s = statements();
+      if (!s) return fallback.conversation(tx, nodeId, kind);
+      return s.conversation.get(nodeId, kind) ?? null;
+    },
+    async latestMessageId(tx, conversationId) {
+      const s = statements();
+      if (!s) return fallback.latestMessageId(tx, conversationId);
+      return s.latestMessageId.get(conversationId) ?? null;
+    },
+    async dependentsOf(tx, nodeId) {
+      const s = statements();
+      if (!s) return fallback.dependentsOf(tx, nodeId);
+      return s.dependentsOf.all(nodeId);
+    },
+    async dependenciesOf(tx, nodeId) {
+      const s = statements();
+      if (!s) return fallback.dependenciesOf(tx, nodeId);
+      return s.dependenciesOf.all(nodeId);
+    },
+    async activeOrPausedRuns(tx, nodeId) {
+      const s = statements();
+      if (!s) return fallback.activeOrPausedRuns(tx, nodeId);
+      return s.activeOrPausedRuns.all(nodeId);
+    },
+    async pendingQuestions(tx, runId) {
+      const s = statements();
+      if (!s) return fallback.pendingQuestions(tx, runId);
+      return s.pendingQuestions.get(runId) ?? 0;
     },
   };
 }

@@ -21,11 +21,12 @@ import {
   type SuggestionInput,
 } from '@thinkingmap/agent-core';
 import type { Database, Node, User } from '@thinkingmap/db';
-import { setConclusion } from '../commands/conclusion-commands.ts';
-import type { CommandContext, RunActor } from '../commands/context.ts';
-import { postMessage } from '../commands/conversation-commands.ts';
+import { concludeIn, setConclusion, setConclusionInput } from '../commands/conclusion-commands.ts';
+import type { CarriedWork, CommandContext, RunActor } from '../commands/context.ts';
+import { postMessage, postMessageIn, postMessageInput } from '../commands/conversation-commands.ts';
 import { addDependency } from '../commands/dependency-commands.ts';
 import { recordCompletionScore } from '../commands/divergent-commands.ts';
+import { parseInput } from '../commands/input.ts';
 import { updateMap } from '../commands/map-commands.ts';
 import { createNode, updateNode } from '../commands/node-commands.ts';
 import { parseNodeState, recordNodeState } from '../commands/node-state-commands.ts';
@@ -241,6 +242,56 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
       postMessage(ctx, { ...fields, metadata: { ...metadata, ...(sources ? { sources } : {}) } }),
     );
     return toMessageRecord(message, input.nodeId, input.conversation);
+  }
+
+  async queueMessage(input: PostMessageInput): Promise<void> {
+    const { idempotencyKey, sources, metadata, ...fields } = input;
+    const message = this.#checked(() =>
+      parseInput(postMessageInput, { ...fields, metadata: { ...metadata, ...(sources ? { sources } : {}) } }),
+    );
+    this.#deferCommand(idempotencyKey, (tx, emit, map) =>
+      postMessageIn(this.deps.db.runLog, tx, emit, map.id, message),
+    );
+  }
+
+  async queueConclusion(
+    nodeId: string,
+    conclusion: { text: string; kind: NonNullable<Node['conclusionKind']> } & Idempotent,
+  ): Promise<void> {
+    const input = this.#checked(() =>
+      parseInput(setConclusionInput, { nodeId, conclusion: conclusion.text, kind: conclusion.kind }),
+    );
+    this.#deferCommand(conclusion.idempotencyKey, (tx, emit, map) =>
+      concludeIn(this.deps.db.runLog, tx, emit, map, input),
+    );
+  }
+
+  /** Checks a write's input now, refusing it as the graphs understand. */
+  #checked<T>(parse: () => T): T {
+    try {
+      return parse();
+    } catch (error) {
+      throw asAgentError(error);
+    }
+  }
+
+  /**
+   * A command of the run done in the transaction of its next write, once per idempotency key like any command
+   * of the run (a receipt), so a step re-run after a restart writes nothing twice. A refusal there (the node was
+   * deleted meanwhile) is skipped: nothing is left to write, and the write that carries it must not fail.
+   */
+  #deferCommand(key: string | undefined, work: (...args: Parameters<CarriedWork>) => Promise<unknown>): void {
+    const { mapLog } = this.deps.db;
+    this.deps.outbox.defer(async (tx, emit, map) => {
+      if (key && (await mapLog.receipt(tx, key))) return;
+      try {
+        await work(tx, emit, map);
+      } catch (error) {
+        if (error instanceof DomainError) return;
+        throw error;
+      }
+      if (key) await mapLog.storeReceipt(tx, key, null);
+    });
   }
 
   /**

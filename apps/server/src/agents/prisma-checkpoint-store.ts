@@ -1,7 +1,7 @@
 import type { CheckpointQuery, CheckpointRow, CheckpointStorePort, CheckpointWriteRow } from '@thinkingmap/agent-core';
-import type { Checkpoint, CheckpointData, CheckpointWrite, Database, Tx } from '@thinkingmap/db';
+import type { CheckpointData, CheckpointWrite, Database, Tx } from '@thinkingmap/db';
 
-const toRow = (c: Checkpoint): CheckpointRow => ({
+const toRow = (c: CheckpointData): CheckpointRow => ({
   threadId: c.threadId,
   namespace: c.namespace,
   checkpointId: c.checkpointId,
@@ -93,10 +93,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string): Promise<CheckpointRow | null> {
-    const row = await this.db.read.checkpoint.findFirst({
-      where: { threadId, namespace, ...(checkpointId ? { checkpointId } : {}) },
-      orderBy: { checkpointId: 'desc' },
-    });
+    const row = await this.db.checkpointLog.latest(threadId, namespace, checkpointId);
     return row ? toRow(row) : null;
   }
 
@@ -119,7 +116,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
   }
 
   async listWrites(threadId: string, namespace: string, checkpointId: string): Promise<CheckpointWriteRow[]> {
-    const rows = await this.db.read.checkpointWrite.findMany({ where: { threadId, namespace, checkpointId } });
+    const rows = await this.db.checkpointLog.writesOf(threadId, namespace, checkpointId);
     return rows.map(toWriteRow);
   }
 

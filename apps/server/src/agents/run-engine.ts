@@ -31,6 +31,7 @@ import { CommandStore } from './command-store.ts';
 import { DriveCheckpointStore } from './drive-checkpoint-store.ts';
 import { MapTokenLedgers } from './map-token-ledger.ts';
 import { PrismaCheckpointStore } from './prisma-checkpoint-store.ts';
+import { ReusableGraphs } from './reusable-graphs.ts';
 import { RunEvents } from './run-events.ts';
 import { RunLease } from './run-lease.ts';
 import { RunOutbox } from './run-outbox.ts';
@@ -126,6 +127,7 @@ export class RunEngine {
   readonly #ledgers: MapTokenLedgers;
   readonly #runDb: Database;
   readonly #taskSignals = new TaskSignals();
+  readonly #graphs: ReusableGraphs;
 
   readonly owner: RunOwner;
 
@@ -135,6 +137,7 @@ export class RunEngine {
     this.#runDb = withRelaxedWrites(deps.db);
     this.#runCheckpoints = new PrismaCheckpointStore(this.#runDb);
     this.owner = deps.owner ?? { instanceId: crypto.randomUUID(), bootId: crypto.randomUUID() };
+    this.#graphs = new ReusableGraphs({ knowledge: deps.knowledge, maxQuestions: deps.settings.maxQuestions });
   }
 
   /** Reports what went wrong in a drive, or around one (the injected logger). */
@@ -271,8 +274,12 @@ export class RunEngine {
     // wait for the disk (a synchronous flush per finished task held up every other task's model call).
     const writeThrough = run.agent === AgentGraph.DIVERGENT;
     const durable = new PortCheckpointSaver(this.#runCheckpoints);
+    // Process-node drives borrow a compiled graph (see ReusableGraphs); the other agents compile their own.
+    const lent =
+      run.agent === AgentGraph.PROCESS_NODE ? this.#graphs.lend({ model, store, events, checkpoints }) : undefined;
     const graph =
-      run.agent === AgentGraph.UNDERSTAND_PROBLEM
+      lent?.graph ??
+      (run.agent === AgentGraph.UNDERSTAND_PROBLEM
         ? createUnderstandProblemGraph(agentDeps, { checkpointer })
         : run.agent === AgentGraph.DIVERGENT
           ? createDivergentGraph(
@@ -285,9 +292,10 @@ export class RunEngine {
             )
           : run.agent === AgentGraph.CRITIC
             ? createCriticGraph({ ...agentDeps, critic: store }, { checkpointer })
-            : createProcessNodeGraph(agentDeps, { checkpointer });
+            : createProcessNodeGraph(agentDeps, { checkpointer }));
     const ref = { runId: run.id, graph: run.agent, ...(run.nodeId ? { nodeId: run.nodeId } : {}) };
     let outcome: RunOutcome;
+    let endedByItself = false;
     try {
       if (isFork(given)) {
         // Stored at once, so a process that dies before the fork's first pause recovers from its step.
@@ -308,9 +316,11 @@ export class RunEngine {
         store,
         ...(writeThrough ? { durability: 'sync' as const } : {}),
       });
+      endedByItself = !controller.signal.aborted;
     } finally {
       lease.stop();
       this.#active.delete(run.id);
+      if (lent) this.#graphs.giveBack(lent, endedByItself);
     }
     events.flushTokens();
     // Released: the run stays RUNNING with its last pause's checkpoint; recovery resumes it from there once

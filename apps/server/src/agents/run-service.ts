@@ -17,6 +17,7 @@ import {
   isGateQuestion,
   NodeIntent,
   QuestionKind,
+  type RunLog,
   type Tx,
 } from '@thinkingmap/db';
 import { z } from 'zod';
@@ -37,7 +38,7 @@ import { recordDecision } from './decisions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { driveMapOf, RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
-import { openDependenciesOf, waitingRunsToStart } from './waiting-runs.ts';
+import { openDependencies, openDependenciesOf, waitingRunsToStart } from './waiting-runs.ts';
 
 const processNodeInput = z.object({
   nodeId: id,
@@ -68,13 +69,23 @@ const FORKABLE_RUN_STATUSES = ['COMPLETED', 'FAILED', 'PAUSED'] as const;
 const startCriticInput = z.object({ mapId: id, nodeId: id.nullish() });
 const DIVERGENT_MAP = { trigger: 'DIVERGENT_MAP' } as const;
 
-/** Refuses a second run on a node that has one running or waiting. */
-async function assertNodeFree(tx: Tx, nodeId: string): Promise<void> {
-  const busy = await tx.agentRun.findFirst({
-    where: { nodeId, status: { in: [...ACTIVE_RUN_STATUSES] } },
-    select: { id: true },
-  });
+/**
+ * The runs of `agent` paused on an expired gate on the node (or on the map, for a run on no node), which a new run
+ * replaces. Refuses a second run on a node that has one running or waiting (read in the same query).
+ */
+async function pausedRunsToReplace(
+  log: RunLog,
+  tx: Tx,
+  mapId: string,
+  nodeId: string | null,
+  agent: AgentGraph,
+): Promise<AgentRun[]> {
+  if (!nodeId) return tx.agentRun.findMany({ where: { mapId, nodeId: null, agent, status: 'PAUSED' } });
+  const runs = await log.activeOrPausedRuns(tx, nodeId);
+  const busy = runs.find((r) => r.status !== 'PAUSED');
   if (busy) throw new NodeBusyError(nodeId, busy.id);
+  const paused = runs.filter((r) => r.agent === agent && r.mapId === mapId).map((r) => r.id);
+  return paused.length ? tx.agentRun.findMany({ where: { id: { in: paused } } }) : [];
 }
 
 /** Runs that can still be cancelled: active ones, and those paused on an expired gate. */
@@ -85,17 +96,20 @@ const CANCELLABLE_RUN_STATUSES = [...new Set([...ACTIVE_RUN_STATUSES, ...ANSWERA
  * other questions of its run still wait, or null when the question was no longer in `from`.
  */
 async function resolveQuestion(
+  log: RunLog,
   tx: Tx,
   emit: Emit,
   question: { id: string; runId: string },
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt?: Date; reply?: object },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<number | null> {
-  const resolved = await tx.agentQuestion.updateMany({ where: { id: question.id, status: { in: from } }, data });
-  if (resolved.count === 0) return null;
-  const updated = await tx.agentQuestion.findUniqueOrThrow({ where: { id: question.id } });
+  const [updated] = await tx.agentQuestion.updateManyAndReturn({
+    where: { id: question.id, status: { in: from } },
+    data,
+  });
+  if (!updated) return null;
   emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
-  return tx.agentQuestion.count({ where: { runId: question.runId, status: 'PENDING' } });
+  return log.pendingQuestions(tx, question.runId);
 }
 
 /**
@@ -104,13 +118,14 @@ async function resolveQuestion(
  * many questions were waiting (for addressing the resume), or null when the question was no longer open.
  */
 async function closeQuestion(
+  log: RunLog,
   tx: Tx,
   emit: Emit,
   question: { id: string; runId: string },
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt: Date; reply?: object },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<{ run: AgentRun; waiting: number } | null> {
-  const waiting = await resolveQuestion(tx, emit, question, data, from);
+  const waiting = await resolveQuestion(log, tx, emit, question, data, from);
   if (waiting === null) return null;
   const run = await tx.agentRun.update({
     where: { id: question.runId },
@@ -123,8 +138,13 @@ async function closeQuestion(
  * Marks a gate question EXPIRED without answering it, and pauses its run once nothing else of it waits: no
  * drive starts, the checkpoint stays, and the question can still be answered (`isAnswerable`).
  */
-async function pauseOnExpiredGate(tx: Tx, emit: Emit, question: { id: string; runId: string }): Promise<void> {
-  const waiting = await resolveQuestion(tx, emit, question, { status: 'EXPIRED' });
+async function pauseOnExpiredGate(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  question: { id: string; runId: string },
+): Promise<void> {
+  const waiting = await resolveQuestion(log, tx, emit, question, { status: 'EXPIRED' });
   if (waiting === 0)
     await tx.agentRun.updateMany({ where: { id: question.runId, status: 'WAITING' }, data: { status: 'PAUSED' } });
 }
@@ -200,13 +220,15 @@ export class RunService {
   ) {
     const { run, replaced, onMap } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
       if (fork) await assertForkable(tx, fork.from);
-      if (nodeId) await assertNodeFree(tx, nodeId);
       // Redoing a step replaces the run paused on it (an expired gate): one run per node, one understanding per map.
-      const paused = await tx.agentRun.findMany({ where: { mapId, nodeId, agent, status: 'PAUSED' } });
+      const paused = await pausedRunsToReplace(ctx.db.runLog, tx, mapId, nodeId, agent);
       const replaced = [];
       for (const old of paused) replaced.push(await cancelRunIn(tx, emit, old, 'replaced by a new run'));
       // A node whose dependencies are open cannot be worked on yet: its run waits for them (see `startWaiting`).
-      const waitingFor = nodeId && agent === AgentGraph.PROCESS_NODE ? await openDependenciesOf(tx, nodeId) : [];
+      const waitingFor =
+        nodeId && agent === AgentGraph.PROCESS_NODE
+          ? openDependencies(await ctx.db.runLog.dependenciesOf(tx, nodeId))
+          : [];
       const runId = crypto.randomUUID();
       const run = await tx.agentRun.create({
         data: {
@@ -523,6 +545,7 @@ export class RunService {
       if (!current) throw new NotFoundError('AgentQuestion', question.id);
       const closed = isAnswerable(current, current.runStatus)
         ? await closeQuestion(
+            ctx.db.runLog,
             tx,
             emit,
             question,
@@ -590,12 +613,12 @@ export class RunService {
       const owner = { id: question.run.map.ownerId };
       if (isGateQuestion(question.kind)) {
         await mutateMap({ ...ctx, viewer: owner }, question.mapId, (tx, emit) =>
-          pauseOnExpiredGate(tx, emit, question),
+          pauseOnExpiredGate(ctx.db.runLog, tx, emit, question),
         );
         continue;
       }
       const result = await mutateMap({ ...ctx, viewer: owner }, question.mapId, (tx, emit) =>
-        closeQuestion(tx, emit, question, { status: 'EXPIRED', answeredAt: now }),
+        closeQuestion(ctx.db.runLog, tx, emit, question, { status: 'EXPIRED', answeredAt: now }),
       );
       if (result) void this.engine.expire(result.run, question.interruptId, result.waiting);
     }

@@ -1,4 +1,4 @@
-import type { AgentRun, Database, Tx } from '@thinkingmap/db';
+import type { AgentRun, Database, DependedOnNode, Tx } from '@thinkingmap/db';
 import { readiness } from '@thinkingmap/map-graph';
 import type { MapEvent } from '../events/map-event.ts';
 
@@ -17,7 +17,11 @@ export async function openDependenciesOf(
     where: { nodeId },
     select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
   });
-  const ordered = dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
+  return openDependencies(dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position));
+}
+
+/** Which of a node's dependencies (in their order among their siblings) are still open, as a waiting run names them. */
+export function openDependencies(ordered: readonly DependedOnNode[]): { id: string; question: string }[] {
   return readiness(ordered).openDependencies.map(({ id, question }) => ({ id, question }));
 }
 

@@ -1,10 +1,10 @@
-import { ConclusionKind, type Node } from '@thinkingmap/db';
+import { ConclusionKind, type Map as MapRow, type Node, type RunLog, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { VersionConflictError } from '../errors/domain-errors.ts';
 import { toMapSnapshot, toNodeSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { id, LIMITS, parseInput, text, version } from './input.ts';
-import { mapIdOfNode, mutateMap } from './mutate-map.ts';
+import { type Emit, mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
 import { FRESH, markStale, staleAfterConclusion } from './stale-conclusions.ts';
@@ -24,47 +24,48 @@ export const setConclusionInput = z.object({
 export async function setConclusion(ctx: CommandContext, raw: unknown): Promise<Node> {
   const input = parseInput(setConclusionInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
-  return mutateMap(ctx, mapId, async (tx, emit, map) => {
-    const node = await loadNodeInMap(tx, input.nodeId, mapId);
-    if (input.expectedVersion != null && node.version !== input.expectedVersion) {
-      throw new VersionConflictError('Node', node.id, node.version, input.expectedVersion);
-    }
-    const kind = input.kind ?? node.conclusionKind;
-    const changed = node.conclusion !== input.conclusion || node.conclusionKind !== kind;
-    const concluded = await tx.node.update({
-      where: { id: node.id },
-      data: {
-        conclusion: input.conclusion,
-        conclusionKind: kind,
-        status: 'COMPLETED',
-        concludedAt: new Date(),
-        version: { increment: 1 },
-        ...FRESH,
-      },
-    });
-    emit({ type: 'NodeConcluded', payload: { node: toNodeSnapshot(concluded) } });
-    const dependents = await tx.dependency.findMany({ where: { dependsOnId: node.id }, select: { nodeId: true } });
-    await refreshBlocked(
-      tx,
-      dependents.map((d) => d.nodeId),
-      emit,
-    );
-    if (changed)
-      await markStale(
-        tx,
-        emit,
-        staleAfterConclusion(
-          node,
-          dependents.map((d) => d.nodeId),
-        ),
-      );
-    if (node.parentId === null && map.status !== 'COMPLETED') {
-      const completed = await tx.map.update({
-        where: { id: mapId },
-        data: { status: 'COMPLETED', version: { increment: 1 } },
-      });
-      emit({ type: 'MapUpdated', payload: { map: toMapSnapshot(completed), fields: ['status'] } });
-    }
-    return concluded;
+  return mutateMap(ctx, mapId, (tx, emit, map) => concludeIn(ctx.db.runLog, tx, emit, map, input));
+}
+
+/** A checked conclusion (see {@link setConclusion}). */
+export type SetConclusionInput = z.infer<typeof setConclusionInput>;
+
+/** Concludes a node inside a command's transaction on its map (see {@link setConclusion}). */
+export async function concludeIn(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  map: MapRow,
+  input: SetConclusionInput,
+): Promise<Node> {
+  const mapId = map.id;
+  const node = await loadNodeInMap(tx, input.nodeId, mapId);
+  if (input.expectedVersion != null && node.version !== input.expectedVersion) {
+    throw new VersionConflictError('Node', node.id, node.version, input.expectedVersion);
+  }
+  const kind = input.kind ?? node.conclusionKind;
+  const changed = node.conclusion !== input.conclusion || node.conclusionKind !== kind;
+  const concluded = await tx.node.update({
+    where: { id: node.id },
+    data: {
+      conclusion: input.conclusion,
+      conclusionKind: kind,
+      status: 'COMPLETED',
+      concludedAt: new Date(),
+      version: { increment: 1 },
+      ...FRESH,
+    },
   });
+  emit({ type: 'NodeConcluded', payload: { node: toNodeSnapshot(concluded) } });
+  const dependents = await log.dependentsOf(tx, node.id);
+  await refreshBlocked(tx, dependents, emit);
+  if (changed) await markStale(tx, emit, staleAfterConclusion(node, dependents));
+  if (node.parentId === null && map.status !== 'COMPLETED') {
+    const completed = await tx.map.update({
+      where: { id: mapId },
+      data: { status: 'COMPLETED', version: { increment: 1 } },
+    });
+    emit({ type: 'MapUpdated', payload: { map: toMapSnapshot(completed), fields: ['status'] } });
+  }
+  return concluded;
 }

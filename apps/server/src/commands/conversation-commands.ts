@@ -1,10 +1,18 @@
-import { type ContextItem, ConversationKind, type Message, MessageKind, MessageRole } from '@thinkingmap/db';
+import {
+  type ContextItem,
+  ConversationKind,
+  type Message,
+  MessageKind,
+  MessageRole,
+  type RunLog,
+  type Tx,
+} from '@thinkingmap/db';
 import { z } from 'zod';
 import { NotFoundError } from '../errors/domain-errors.ts';
 import { toContextItemSnapshot, toMessageSnapshot } from '../events/event-snapshots.ts';
 import type { CommandContext } from './context.ts';
 import { id, LIMITS, optionalText, parseInput, text } from './input.ts';
-import { mapIdOfNode, mutateMap } from './mutate-map.ts';
+import { type Emit, mapIdOfNode, mutateMap } from './mutate-map.ts';
 import { loadNodeInMap } from './node-commands.ts';
 
 const conversationKind = z.enum(ConversationKind);
@@ -26,38 +34,44 @@ export const postMessageInput = z.object({
 export async function postMessage(ctx: CommandContext, raw: unknown): Promise<Message> {
   const input = parseInput(postMessageInput, raw);
   const mapId = await mapIdOfNode(ctx, input.nodeId);
-  return mutateMap(ctx, mapId, async (tx, emit) => {
-    await loadNodeInMap(tx, input.nodeId, mapId);
-    const conversation = await tx.conversation.findUniqueOrThrow({
-      where: { nodeId_kind: { nodeId: input.nodeId, kind: input.conversation } },
-    });
-    let parentId = input.parentId ?? null;
-    if (parentId) {
-      // A message of another conversation answers as an unknown one (it may be of another map, or person).
-      const parent = await tx.message.findUnique({ where: { id: parentId } });
-      if (!parent || parent.conversationId !== conversation.id) throw new NotFoundError('Message', parentId);
-    } else {
-      const latest = await tx.message.findFirst({
-        where: { conversationId: conversation.id, deletedAt: null },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: { id: true },
-      });
-      parentId = latest?.id ?? null;
-    }
-    const message = await tx.message.create({
-      data: {
-        conversationId: conversation.id,
-        mapId,
-        parentId,
-        role: input.role,
-        kind: input.kind,
-        content: input.content,
-        ...(input.metadata ? { metadata: input.metadata as object } : {}),
-      },
-    });
-    emit({ type: 'MessagePosted', payload: { message: toMessageSnapshot(message), nodeId: input.nodeId } });
-    return message;
+  return mutateMap(ctx, mapId, (tx, emit) => postMessageIn(ctx.db.runLog, tx, emit, mapId, input));
+}
+
+/** A checked message to post (see {@link postMessage}). */
+export type PostMessageInput = z.infer<typeof postMessageInput>;
+
+/** Posts a checked message inside a command's transaction on the node's map (see {@link postMessage}). */
+export async function postMessageIn(
+  log: RunLog,
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  input: PostMessageInput,
+): Promise<Message> {
+  // The conversation with its node's map, in one read: a node of another map is not found.
+  const conversation = await log.conversation(tx, input.nodeId, input.conversation);
+  if (conversation?.mapId !== mapId) throw new NotFoundError('Node', input.nodeId);
+  let parentId = input.parentId ?? null;
+  if (parentId) {
+    // A message of another conversation answers as an unknown one (it may be of another map, or person).
+    const parent = await tx.message.findUnique({ where: { id: parentId } });
+    if (!parent || parent.conversationId !== conversation.id) throw new NotFoundError('Message', parentId);
+  } else {
+    parentId = await log.latestMessageId(tx, conversation.id);
+  }
+  const message = await tx.message.create({
+    data: {
+      conversationId: conversation.id,
+      mapId,
+      parentId,
+      role: input.role,
+      kind: input.kind,
+      content: input.content,
+      ...(input.metadata ? { metadata: input.metadata as object } : {}),
+    },
   });
+  emit({ type: 'MessagePosted', payload: { message: toMessageSnapshot(message), nodeId: input.nodeId } });
+  return message;
 }
 
 /**

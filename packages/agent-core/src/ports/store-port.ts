@@ -138,6 +138,16 @@ export interface StorePort {
   addDependency(nodeId: string, dependsOnId: string, options?: Idempotent): Promise<DependencyRecord>;
   /** Appends a message to one of a node's conversations. */
   postMessage(input: PostMessageInput): Promise<MessageRecord>;
+  /**
+   * Posts a message the run never reads back (a draft it is about to ask about): checked now, written with the
+   * run's next write at the latest when it pauses or ends, in the same transaction, so it costs no write of its own.
+   */
+  queueMessage(input: PostMessageInput): Promise<void>;
+  /**
+   * Concludes a node as {@link concludeNode} does, written like {@link queueMessage}: with the run's next write (its
+   * end, when concluding is the run's last step), so the conclusion and the run's end are one change.
+   */
+  queueConclusion(nodeId: string, conclusion: { text: string; kind: ConclusionKind } & Idempotent): Promise<void>;
   /** Sets a node's status; `reason` explains BLOCKED and FAILED. */
   setNodeStatus(nodeId: string, status: NodeStatus, reason?: string): Promise<void>;
   /** Records the intent an agent (or the person) chose. */

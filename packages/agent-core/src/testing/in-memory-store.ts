@@ -196,6 +196,16 @@ export class InMemoryStore implements StorePort, DivergentStorePort {
     });
   }
 
+  /** Written at once: in memory there is no write to share. */
+  async queueMessage(input: PostMessageInput): Promise<void> {
+    await this.postMessage(input);
+  }
+
+  /** Written at once, like {@link queueMessage}. */
+  async queueConclusion(nodeId: string, conclusion: Parameters<StorePort['concludeNode']>[1]): Promise<void> {
+    await this.concludeNode(nodeId, conclusion);
+  }
+
   async setNodeStatus(nodeId: string, status: NodeStatus, reason?: string): Promise<void> {
     this.node(nodeId).status = status;
     this.log.push(`setNodeStatus ${nodeId} ${status}${reason ? ` ${reason}` : ''}`);

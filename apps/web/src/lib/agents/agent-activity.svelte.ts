@@ -118,6 +118,30 @@ export class AgentActivity {
     return Object.values(this.questions).filter((q) => q.nodeId === nodeId);
   }
 
+  /** Records a run that has just been created: running, or waiting for its dependencies. */
+  #start(
+    event: { runId: string; nodeId: string | null; at: string; run: { agent: RunActivity['agent'] } },
+    status: RunActivity['status'],
+    waitingFor: RunActivity['waitingFor'],
+    forkedFromStep?: RunActivity['forkedFromStep'],
+  ): void {
+    this.#put({
+      id: event.runId,
+      nodeId: event.nodeId,
+      agent: event.run.agent,
+      status,
+      step: null,
+      lastStep: null,
+      text: '',
+      error: null,
+      startedAt: event.at,
+      finishedAt: null,
+      tokens: null,
+      waitingFor,
+      ...(forkedFromStep === undefined ? {} : { forkedFromStep }),
+    });
+  }
+
   /** Applies one agent event. */
   apply(event: AgentEvent): void {
     // Streamed text is shown as it comes (`text`); every other event of a run moves its path on.
@@ -125,37 +149,10 @@ export class AgentActivity {
       this.runEventsSeen = { ...this.runEventsSeen, [event.runId]: (this.runEventsSeen[event.runId] ?? 0) + 1 };
     switch (event.__typename) {
       case 'RunStarted':
-        this.#put({
-          id: event.runId,
-          nodeId: event.nodeId,
-          agent: event.run.agent,
-          status: 'RUNNING',
-          step: null,
-          lastStep: null,
-          text: '',
-          error: null,
-          startedAt: event.at,
-          finishedAt: null,
-          tokens: null,
-          waitingFor: [],
-          forkedFromStep: event.run.forkedFromStep,
-        });
+        this.#start(event, 'RUNNING', [], event.run.forkedFromStep);
         return;
       case 'RunWaitingForDependencies':
-        this.#put({
-          id: event.runId,
-          nodeId: event.nodeId,
-          agent: event.run.agent,
-          status: 'WAITING_FOR_DEPENDENCIES',
-          step: null,
-          lastStep: null,
-          text: '',
-          error: null,
-          startedAt: event.at,
-          finishedAt: null,
-          tokens: null,
-          waitingFor: event.waitingForQuestions,
-        });
+        this.#start(event, 'WAITING_FOR_DEPENDENCIES', event.waitingForQuestions);
         return;
       case 'DecisionRecorded':
         if (event.nodeId)

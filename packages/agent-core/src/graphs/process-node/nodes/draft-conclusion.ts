@@ -34,7 +34,8 @@ export function draftConclusion(deps: AgentDeps) {
     });
     const draft = state.conclusionKind ? { ...result.value, kind: state.conclusionKind } : result.value;
     const round = state.draftRound + 1;
-    await deps.store.postMessage({
+    // Written with the question that follows (the run pauses on it): the draft and its question are one change.
+    await deps.store.queueMessage({
       nodeId: state.nodeId,
       conversation: 'CONCLUDE',
       role: 'ASSISTANT',

@@ -11,7 +11,8 @@ import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 export function saveConclusion(deps: AgentDeps) {
   return async (state: ProcessNodeStateType, config: LangGraphRunnableConfig): Promise<ProcessNodeUpdate> => {
     const draft = state.draft!;
-    await deps.store.concludeNode(state.nodeId, {
+    // Written with the run's end (this is its last step): the conclusion and the finished run are one change.
+    await deps.store.queueConclusion(state.nodeId, {
       text: draft.conclusion,
       kind: draft.kind,
       idempotencyKey: writeKey(config, 'saveConclusion'),
