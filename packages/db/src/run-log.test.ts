@@ -4,6 +4,16 @@ import { useTestDatabase } from './use-test-database.ts';
 
 const providers = await testProviders();
 
+/** A process-node run's row on a node. */
+const runRow = (mapId: string, nodeId: string, status: 'WAITING' | 'PAUSED' | 'COMPLETED') => ({
+  mapId,
+  nodeId,
+  agent: 'PROCESS_NODE' as const,
+  threadId: crypto.randomUUID(),
+  input: {},
+  status,
+});
+
 describe.each(providers)('run log on %s', (provider) => {
   const database = useTestDatabase(provider);
 
@@ -16,16 +26,7 @@ describe.each(providers)('run log on %s', (provider) => {
       const node = await tx.node.create({
         data: { mapId: map.id, question: 'Why?', constraints: [], status: 'RUNNING', intent: 'CONCLUDE' },
       });
-      const run = await tx.agentRun.create({
-        data: {
-          mapId: map.id,
-          nodeId: node.id,
-          agent: 'PROCESS_NODE',
-          threadId: crypto.randomUUID(),
-          input: {},
-          status: 'WAITING',
-        },
-      });
+      const run = await tx.agentRun.create({ data: runRow(map.id, node.id, 'WAITING') });
       await tx.decision.create({
         data: {
           runId: run.id,
@@ -176,30 +177,8 @@ describe.each(providers)('run log on %s', (provider) => {
   it('should list a node’s active and paused runs, and count a run’s questions still waiting', async () => {
     const { db } = database;
     const { map, node, run } = await runWithDecision();
-    const paused = await db.write((tx) =>
-      tx.agentRun.create({
-        data: {
-          mapId: map.id,
-          nodeId: node.id,
-          agent: 'PROCESS_NODE',
-          threadId: crypto.randomUUID(),
-          input: {},
-          status: 'PAUSED',
-        },
-      }),
-    );
-    await db.write((tx) =>
-      tx.agentRun.create({
-        data: {
-          mapId: map.id,
-          nodeId: node.id,
-          agent: 'PROCESS_NODE',
-          threadId: crypto.randomUUID(),
-          input: {},
-          status: 'COMPLETED',
-        },
-      }),
-    );
+    const paused = await db.write((tx) => tx.agentRun.create({ data: runRow(map.id, node.id, 'PAUSED') }));
+    await db.write((tx) => tx.agentRun.create({ data: runRow(map.id, node.id, 'COMPLETED') }));
     const runs = await db.write((tx) => db.runLog.activeOrPausedRuns(tx, node.id));
     expect(runs.sort((a, b) => a.status.localeCompare(b.status))).toEqual([
       { id: paused.id, mapId: map.id, agent: 'PROCESS_NODE', status: 'PAUSED' },
