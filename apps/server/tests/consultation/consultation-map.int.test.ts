@@ -175,9 +175,12 @@ describe.each(providers)('consultations and their map on %s', (provider) => {
     await call(client, SEND_CONSULTATION_MESSAGE, {
       input: { consultationId: consultation.id, text: 'break it down' },
     });
+    // The run's status, its question and the consultation's flag are read by one request in several statements: on
+    // PostgreSQL (read committed) one read can straddle the settle's commit, so all three are waited for.
     const proposed = await eventually(async () => {
       const c = await read(consultation.id);
-      return c.proposals[0]?.questions.some((q) => q.status === 'PENDING') && !c.busy && c;
+      const waiting = c.proposals[0]?.status === 'WAITING';
+      return waiting && c.proposals[0]?.questions.some((q) => q.status === 'PENDING') && !c.busy && c;
     }, 'the proposal waiting at review');
     const run = proposed.proposals[0];
     expect(run).toMatchObject({ nodeId: root.id, status: 'WAITING' });
