@@ -21,8 +21,12 @@ describe.runIf(providers.includes('postgresql'))('a PostgreSQL database whose se
       );
       await admin.end();
       expect(ended.rowCount).toBeGreaterThan(0);
+      // Every ended connection is noticed (the pool drops it) before the next query: one not noticed yet could be
+      // handed out and fail with 57P01, which is the server's doing, not the pool's.
       await vi.waitFor(() =>
-        expect(logged.some((line) => line.includes('PostgreSQL connection was closed'))).toBe(true),
+        expect(
+          logged.filter((line) => line.includes('PostgreSQL connection was closed')).length,
+        ).toBeGreaterThanOrEqual(ended.rowCount ?? 1),
       );
       expect(await db.read.user.count()).toBe(0);
     } finally {
