@@ -130,17 +130,13 @@ export function sqliteCheckpointLog(
   fallback: CheckpointLog,
   reader?: Sqlite.Database,
 ): CheckpointLog {
+  const columns = (names: readonly string[]) => names.map((c) => `"${c}"`).join(', ');
+  const checkpoints = `SELECT ${columns(CHECKPOINT_COLUMNS)} FROM "Checkpoint" WHERE "threadId" = ? AND "namespace" = ?`;
   const reads = reader && {
-    latest: reader.prepare<[string, string], CheckpointData>(
-      `SELECT ${CHECKPOINT_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Checkpoint" ` +
-        'WHERE "threadId" = ? AND "namespace" = ? ORDER BY "checkpointId" DESC LIMIT 1',
-    ),
-    byId: reader.prepare<[string, string, string], CheckpointData>(
-      `SELECT ${CHECKPOINT_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "Checkpoint" ` +
-        'WHERE "threadId" = ? AND "namespace" = ? AND "checkpointId" = ?',
-    ),
+    latest: reader.prepare<[string, string], CheckpointData>(`${checkpoints} ORDER BY "checkpointId" DESC LIMIT 1`),
+    byId: reader.prepare<[string, string, string], CheckpointData>(`${checkpoints} AND "checkpointId" = ?`),
     writesOf: reader.prepare<[string, string, string], CheckpointWrite>(
-      `SELECT ${WRITE_COLUMNS.map((c) => `"${c}"`).join(', ')} FROM "CheckpointWrite" ` +
+      `SELECT ${columns(WRITE_COLUMNS)} FROM "CheckpointWrite" ` +
         'WHERE "threadId" = ? AND "namespace" = ? AND "checkpointId" = ?',
     ),
   };

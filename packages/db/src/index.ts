@@ -35,6 +35,13 @@ export type { EventRow, MapLog } from './map-log.ts';
 export type { MapVersion } from './map-version-probe.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
-export type { DependedOnNode, NodeAgentState, NodeRun, QuestionState, RunLog } from './run-log.ts';
+export {
+  type DependedOnNode,
+  dependenciesThroughPrisma,
+  type NodeAgentState,
+  type NodeRun,
+  type QuestionState,
+  type RunLog,
+} from './run-log.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';
 export type { WriteDurability, WriteOptions } from './write-queue.ts';

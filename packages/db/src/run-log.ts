@@ -58,6 +58,21 @@ const ACTIVE_OR_PAUSED = [...ACTIVE_RUN_STATUSES, 'PAUSED'] as const;
 
 const FINISHED = ['COMPLETED', 'FAILED'] as const;
 
+/**
+ * The nodes a node depends on, in their order among their siblings, through Prisma (any client: a transaction or the
+ * read client).
+ */
+export async function dependenciesThroughPrisma(
+  client: { dependency: Pick<Tx['dependency'], 'findMany'> },
+  nodeId: string,
+): Promise<DependedOnNode[]> {
+  const dependencies = await client.dependency.findMany({
+    where: { nodeId },
+    select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
+  });
+  return dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
+}
+
 /** The run log through Prisma (PostgreSQL, and SQLite before its connection is known). */
 export function prismaRunLog(): RunLog {
   return {
@@ -116,13 +131,7 @@ export function prismaRunLog(): RunLog {
       const dependents = await tx.dependency.findMany({ where: { dependsOnId: nodeId }, select: { nodeId: true } });
       return dependents.map((d) => d.nodeId);
     },
-    async dependenciesOf(tx, nodeId) {
-      const dependencies = await tx.dependency.findMany({
-        where: { nodeId },
-        select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
-      });
-      return dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
-    },
+    dependenciesOf: dependenciesThroughPrisma,
     activeOrPausedRuns: (tx, nodeId) =>
       tx.agentRun.findMany({
         where: { nodeId, status: { in: [...ACTIVE_OR_PAUSED] } },

@@ -46,6 +46,11 @@ function asAgentError(error: unknown): unknown {
   return new AgentError('INVALID_INPUT', error.message);
 }
 
+/** An agent's message as the `postMessage` command takes it: its sources kept in its metadata. */
+function messageCommand({ idempotencyKey: _key, sources, metadata, ...fields }: PostMessageInput) {
+  return { ...fields, metadata: { ...metadata, ...(sources ? { sources } : {}) } };
+}
+
 /**
  * The agents' StorePort: reads straight from the database, writes through the same commands as the
  * GraphQL mutations (validated, one transaction, sequenced events), acting as the map's owner. A write
@@ -237,19 +242,13 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   async postMessage(input: PostMessageInput): Promise<MessageRecord> {
-    const { idempotencyKey, sources, metadata, ...fields } = input;
-    const message = await this.command(idempotencyKey, (ctx) =>
-      postMessage(ctx, { ...fields, metadata: { ...metadata, ...(sources ? { sources } : {}) } }),
-    );
+    const message = await this.command(input.idempotencyKey, (ctx) => postMessage(ctx, messageCommand(input)));
     return toMessageRecord(message, input.nodeId, input.conversation);
   }
 
   async queueMessage(input: PostMessageInput): Promise<void> {
-    const { idempotencyKey, sources, metadata, ...fields } = input;
-    const message = this.#checked(() =>
-      parseInput(postMessageInput, { ...fields, metadata: { ...metadata, ...(sources ? { sources } : {}) } }),
-    );
-    this.#deferCommand(idempotencyKey, (tx, emit, map) =>
+    const message = this.#checked(() => parseInput(postMessageInput, messageCommand(input)));
+    this.#deferCommand(input.idempotencyKey, (tx, emit, map) =>
       postMessageIn(this.deps.db.runLog, tx, emit, map.id, message),
     );
   }
@@ -300,12 +299,8 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
    * deleted meanwhile is skipped.
    */
   #defer(raw: Parameters<typeof parseNodeState>[0]): void {
-    try {
-      const input = parseNodeState(raw);
-      this.deps.outbox.defer((tx, emit, map) => recordNodeState(this.deps.db.runLog, tx, emit, map.id, input));
-    } catch (error) {
-      throw asAgentError(error);
-    }
+    const input = this.#checked(() => parseNodeState(raw));
+    this.deps.outbox.defer((tx, emit, map) => recordNodeState(this.deps.db.runLog, tx, emit, map.id, input));
   }
 
   async setNodeStatus(nodeId: string, status: Node['status'], reason?: string): Promise<void> {
@@ -322,12 +317,8 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
 
   /** A decision of the run is recorded like its state on a node: with its next command, or its settle. */
   async recordDecision(raw: DecisionInput): Promise<void> {
-    try {
-      const decision = parseDecision(raw);
-      this.deps.outbox.defer((tx, emit, map) => recordDecision(this.deps.db.runLog, tx, emit, map.id, decision));
-    } catch (error) {
-      throw asAgentError(error);
-    }
+    const decision = this.#checked(() => parseDecision(raw));
+    this.deps.outbox.defer((tx, emit, map) => recordDecision(this.deps.db.runLog, tx, emit, map.id, decision));
   }
 
   /** The critic's scope: the map and the subtree under `nodeId`, with node versions. */

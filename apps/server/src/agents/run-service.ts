@@ -38,7 +38,7 @@ import { recordDecision } from './decisions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { driveMapOf, RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
-import { openDependencies, openDependenciesOf, waitingRunsToStart } from './waiting-runs.ts';
+import { openDependencies, waitingRunsToStart } from './waiting-runs.ts';
 
 const processNodeInput = z.object({
   nodeId: id,
@@ -425,7 +425,7 @@ export class RunService {
           emit({ type: 'RunFailed', payload: { run: toRunSnapshot(ended), code: 'CANCELLED', reason } });
           return null;
         }
-        const open = await openDependenciesOf(tx, current.nodeId);
+        const open = openDependencies(await ctx.db.runLog.dependenciesOf(tx, current.nodeId));
         if (open.length) return null;
         const started = await tx.agentRun.update({
           where: { id: current.id },

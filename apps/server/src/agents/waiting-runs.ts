@@ -1,4 +1,4 @@
-import type { AgentRun, Database, DependedOnNode, Tx } from '@thinkingmap/db';
+import { type AgentRun, type Database, type DependedOnNode, dependenciesThroughPrisma, type Tx } from '@thinkingmap/db';
 import { readiness } from '@thinkingmap/map-graph';
 import type { MapEvent } from '../events/map-event.ts';
 
@@ -13,11 +13,7 @@ export async function openDependenciesOf(
   db: { dependency: Pick<Tx['dependency'], 'findMany'> },
   nodeId: string,
 ): Promise<{ id: string; question: string }[]> {
-  const dependencies = await db.dependency.findMany({
-    where: { nodeId },
-    select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
-  });
-  return openDependencies(dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position));
+  return openDependencies(await dependenciesThroughPrisma(db, nodeId));
 }
 
 /** Which of a node's dependencies (in their order among their siblings) are still open, as a waiting run names them. */
