@@ -134,10 +134,12 @@ describe.each(providers)('consultations and their map on %s', (provider) => {
     const mapId = first.consultation.mapId as string;
     expect(await server.db.read.map.count()).toBe(before + 1);
     // The understanding asks the person; the question expires (TTL 400 ms) and still nothing goes on.
+    // The question and its run are separate reads of one answer: on PostgreSQL they can straddle the expiry's
+    // commit (one transaction), so wait until both show it.
     const asked = await eventually(async () => {
       const c = await read(started.id);
-      return c.understandingQuestion?.status === 'EXPIRED' && c;
-    }, 'the understanding question to expire');
+      return c.understandingQuestion?.status === 'EXPIRED' && c.understandingRun?.status !== 'WAITING' && c;
+    }, 'the understanding question to expire and its run to pause');
     expect(asked.understandingQuestion).toMatchObject({ kind: 'confirm-understanding' });
     expect(asked.understandingRun?.status).toBe('PAUSED');
     expect(asked.stage).toBe('UNDERSTANDING');
