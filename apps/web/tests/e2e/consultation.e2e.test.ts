@@ -266,7 +266,7 @@ describe.skipIf(!run)('the consultation panel (Chromium, real server, scripted m
       'Wait your turn',
     );
     // The map's understanding waits for the person; the panel says so.
-    await page.getByTestId('understanding').waitFor({ timeout: 15_000 });
+    await page.getByTestId('understanding').waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('consultation-understanding').count()).toBe(1);
     await screenshot(page, 'consultation-from-home');
     await page.getByTestId('understanding').getByRole('button', { name: 'Yes, that is it' }).click();
