@@ -256,9 +256,9 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     expect(read).toMatchObject({ __typename: 'ValidationError', field: 'path' });
   });
 
-  it('should run again after a restart a turn the server stopped mid-plan', async () => {
+  it('should run again after a restart a turn the server stopped mid-plan, without answering the person twice', async () => {
     const { client, id } = await open({
-      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Back: tea, noted.'),
+      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Tea, noted again.'),
       planner_decision: (_p, n) =>
         n === 1
           ? { content: JSON.stringify(decision({})), delayMs: 10_000 }
@@ -268,8 +268,15 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
     await server.restart();
     const again = server.connect(server.alice.token).client;
-    const done = await idle(again, id, 3);
+    const done = await eventually(async () => {
+      const c = await read(again, id);
+      return !c.busy && c.records.length > 0 && c;
+    }, 'the turn run again');
     expect(done.records.map((r) => r.content)).toEqual(['sells tea']);
-    expect(done.messages.filter((m) => m.role === 'PERSON').map((m) => m.planned)).toEqual([true]);
+    expect(done.messages.map((m) => [m.role, m.text, m.planned])).toEqual([
+      ['PERSON', 'I sell tea', true],
+      ['ASSISTANT', 'Tea, noted.', false],
+    ]);
+    expect(requestsOf('front_reply')).toHaveLength(1);
   });
 });

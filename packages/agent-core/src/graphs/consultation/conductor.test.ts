@@ -165,4 +165,18 @@ describe('consultation conductor', () => {
     expect(held().records.map((r) => r.content)).toEqual(['tea']);
     expect(held().messages[0]).toMatchObject({ planned: true });
   });
+
+  it('should not answer a message again when its reply was stored before the turn was cut short', async () => {
+    const model = new ControlledModel({
+      planner: [{ value: decision({ record: { kind: 'FACT', content: 'tea', sourceMessageId: 'm1' } }) }],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    await store.appendMessage('c1', { role: 'PERSON', text: 'I sell tea' });
+    await store.appendMessage('c1', { role: 'ASSISTANT', text: 'Tea, noted.' });
+    expect(await conductor.resume('c1')).toEqual({ status: 'done' });
+    expect(model.callsOf('front')).toHaveLength(0);
+    expect(held().messages.map((m) => m.text)).toEqual(['I sell tea', 'Tea, noted.']);
+    expect(held().records.map((r) => r.content)).toEqual(['tea']);
+    expect(held().messages[0]).toMatchObject({ planned: true });
+  });
 });
