@@ -1,5 +1,6 @@
 import {
   AgentError,
+  CONSULTATION_LIMITS,
   type ConsultationMessage,
   type ConsultationNoteDraft,
   type ConsultationPlan,
@@ -77,9 +78,15 @@ export class CommandConsultationStore
           },
         },
         messages: { where: { compressed: false }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+        records: {
+          select: { kind: true, content: true },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: CONSULTATION_LIMITS.promptRecords,
+        },
       },
     });
-    if (!row?.map) throw new NotFoundError('Consultation', consultationId);
+    if (!row?.map || !row.mapId) throw new NotFoundError('Consultation', consultationId);
+    const notes = await this.files.list(row.mapId);
     return {
       consultationId,
       language: row.map.language,
@@ -90,6 +97,11 @@ export class CommandConsultationStore
       plan: row.plan as string[],
       currentStep: row.currentStep,
       context: row.context as Record<string, string>,
+      records: row.records.reverse(),
+      notes: notes
+        .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+        .slice(-CONSULTATION_LIMITS.promptNotes)
+        .map((n) => n.path),
     };
   }
 

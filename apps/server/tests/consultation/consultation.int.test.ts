@@ -242,6 +242,30 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     expect(strategies).toEqual(['REJECT', 'ENQUEUE']);
   });
 
+  it('should show the planner of a later turn the records and notes kept before', async () => {
+    const { client, id } = await open({
+      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'A budget of 500, noted.'),
+      planner_decision: (_p, n) =>
+        n === 1
+          ? decision({
+              record: { kind: 'FACT', content: 'sells tea', sourceMessageId: null },
+              note: { path: 'shop/overview', content: '# Tea shop' },
+            })
+          : decision({}),
+    });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
+    await idle(client, id, 2);
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'my budget is 500' } });
+    const done = await idle(client, id, 4);
+    expect(done.records.map((r) => r.content)).toEqual(['sells tea']);
+    const later = requestsOf('planner_decision')
+      .at(-1)
+      ?.body.messages?.map((m) => m.content)
+      .join('\n');
+    expect(later).toContain('Already recorded (do not record these again):\n- [FACT] sells tea\n');
+    expect(later).toContain('Notes already written (write one again only to change it):\n- shop/overview.md\n');
+  });
+
   it('should refuse a note path that leaves the notes folder and write nothing', async () => {
     const { client, id } = await open({
       front_reply: () => front('Writing it down.'),

@@ -16,6 +16,9 @@ export interface ConsultationRecordDraft {
   sourceMessageId: string | null;
 }
 
+/** A record already kept, as the planner's prompt shows it (so a later turn does not record it again). */
+export type ConsultationRecordSummary = Pick<ConsultationRecordDraft, 'kind' | 'content'>;
+
 /** A Markdown note the planner decided to write; `path` is relative to the map's notes folder. */
 export interface ConsultationNoteDraft {
   path: string;
@@ -53,6 +56,13 @@ export interface ConsultationSnapshot extends ConsultationPlan {
   unplanned: string[];
   /** The map's nodes the planner may propose sub-questions for (bounded; [] when none). */
   nodes?: ConsultationMapNode[];
+  /**
+   * The records kept so far, oldest first: at least the `CONSULTATION_LIMITS.promptRecords` most recent (the
+   * planner's prompt shows no more).
+   */
+  records: ConsultationRecordSummary[];
+  /** The paths of the notes written so far, at least the `CONSULTATION_LIMITS.promptNotes` most recently written. */
+  notes: string[];
 }
 
 /**

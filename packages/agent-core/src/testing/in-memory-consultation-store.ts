@@ -68,6 +68,8 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
       plan: [...held.plan],
       currentStep: held.currentStep,
       context: { ...held.context },
+      records: held.records.map(({ kind, content }) => ({ kind, content })),
+      notes: [...this.notes.keys()],
     };
   }
 
