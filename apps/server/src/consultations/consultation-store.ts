@@ -9,6 +9,7 @@ import {
   type ConsultationSnapshot,
   type ConsultationStorePort,
   type ConsultationStreamPort,
+  type Idempotent,
   type NotesPort,
   type TurnLifecycle,
   type TurnOutcome,
@@ -20,10 +21,10 @@ import {
   consultationProposed,
   logConsultation,
   markConsultationPlanned,
-  noteWritten,
   saveConsultationPlan,
   setConsultationBusy,
   streamConsultationReply,
+  writeConsultationNote,
 } from '../commands/consultation-commands.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { DomainError, NotFoundError } from '../errors/domain-errors.ts';
@@ -60,6 +61,12 @@ export class CommandConsultationStore
   /** The command context a consultation's writes act in (its owner). */
   commandsFor(consultationId: string): Promise<CommandContext> {
     return this.commands(consultationId);
+  }
+
+  /** The context of one write, once per idempotency key (the command layer's receipt). */
+  private async commandsOnce(consultationId: string, { idempotencyKey }: Idempotent): Promise<CommandContext> {
+    const ctx = await this.commands(consultationId);
+    return idempotencyKey ? { ...ctx, idempotencyKey } : ctx;
   }
 
   async load(consultationId: string): Promise<ConsultationSnapshot> {
@@ -128,8 +135,8 @@ export class CommandConsultationStore
     await logConsultation(await this.commands(consultationId), consultationId, text);
   }
 
-  async writeRecord(consultationId: string, record: ConsultationRecordDraft) {
-    const row = await addConsultationRecord(await this.commands(consultationId), consultationId, record);
+  async writeRecord(consultationId: string, record: ConsultationRecordDraft, options: Idempotent = {}) {
+    const row = await addConsultationRecord(await this.commandsOnce(consultationId, options), consultationId, record);
     return { id: row.id };
   }
 
@@ -154,13 +161,11 @@ export class CommandConsultationStore
     }
   }
 
-  async write(consultationId: string, note: ConsultationNoteDraft) {
-    const ctx = await this.commands(consultationId);
+  async write(consultationId: string, note: ConsultationNoteDraft, options: Idempotent = {}) {
+    const ctx = await this.commandsOnce(consultationId, options);
     const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: consultationId } });
     if (!row.mapId) throw new AgentError('INVALID_INPUT', 'the consultation has no map yet');
-    const path = await this.files.write(row.mapId, note.path, note.content);
-    await noteWritten(ctx, consultationId, path);
-    return { path };
+    return writeConsultationNote(ctx, consultationId, (mapId) => this.files.write(mapId, note.path, note.content));
   }
 
   async turnStarted(consultationId: string) {

@@ -123,7 +123,8 @@ describe('consultation graph', () => {
     const { conductor, held } = setUpConsultation(model, { maxPlannerCalls: 3 });
     expect(await (await conductor.send('c1', 'go', 'INTERRUPT')).turn).toEqual({ status: 'done' });
     expect(model.callsOf('planner')).toHaveLength(3);
-    expect(held().records).toHaveLength(3);
+    // The same record from the same message is written once, however often the planner decides it.
+    expect(held().records).toHaveLength(1);
     // A record without a known source message is drawn from the person's latest message.
     expect(held().records[0]?.sourceMessageId).toBe('m1');
   });
