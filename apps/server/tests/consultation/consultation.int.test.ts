@@ -149,14 +149,18 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     ).toBe('ForbiddenError');
   });
 
-  it('should interrupt a stale plan: it writes nothing and the next planner prompt has the new requirement', async () => {
-    const { client, id } = await open({
+  it('should interrupt a stale plan: it writes no record and no note, and the next planner prompt has the new requirement', async () => {
+    const { client, id, mapId } = await open({
       front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Coffee instead, understood.'),
       planner_decision: (_prompt, n) =>
         n === 1
           ? {
               content: JSON.stringify(
-                decision({ record: { kind: 'REQUIREMENT', content: 'sells tea', sourceMessageId: null } }),
+                decision({
+                  next: 'note_writer',
+                  record: { kind: 'REQUIREMENT', content: 'sells tea', sourceMessageId: null },
+                  note: { path: 'tea-shop', content: '# Tea shop' },
+                }),
               ),
               delayMs: 8000,
             }
@@ -167,6 +171,9 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'Actually coffee, not tea' } });
     const done = await idle(client, id, 4);
     expect(done.records.map((r) => r.content)).toEqual(['sells coffee, not tea']);
+    expect(done.notes).toEqual([]);
+    const events = await call(client, EVENTS, { mapId, after: 0, first: 200 });
+    expect(events.events.some((e) => 'change' in e && e.change === 'NOTE_WRITTEN')).toBe(false);
     const prompt =
       requestsOf('planner_decision')[1]
         ?.body.messages?.map((m) => m.content)
