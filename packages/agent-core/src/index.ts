@@ -131,6 +131,7 @@ export type {
   ConsultationPlan,
   ConsultationProposalDraft,
   ConsultationRecordDraft,
+  ConsultationRecordSummary,
   ConsultationSnapshot,
   ConsultationStorePort,
   ConsultationStreamPort,

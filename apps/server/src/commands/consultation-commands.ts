@@ -297,10 +297,21 @@ export async function deleteConsultationRecord(ctx: CommandContext, raw: unknown
   });
 }
 
-/** A note was written (the file itself is on disk; the event tells the clients). */
-export async function noteWritten(ctx: CommandContext, consultationId: string, path: string) {
-  await onConsultation(ctx, consultationId, async (_tx, emit) => {
+/**
+ * Writes a note file of the consultation's map (`write` returns its normalised path) and tells the clients.
+ * The file is written inside the command, so a command with an idempotency key already used writes no file
+ * and no event; a refused path writes neither.
+ */
+export async function writeConsultationNote(
+  ctx: CommandContext,
+  consultationId: string,
+  write: (mapId: string) => Promise<string>,
+): Promise<{ path: string }> {
+  return onConsultation(ctx, consultationId, async (_tx, emit, row) => {
+    // onConsultation found the consultation on its map: its mapId is set.
+    const path = await write(row.mapId as string);
     emit(changed(consultationId, 'NOTE_WRITTEN', null, path));
+    return { path };
   });
 }
 

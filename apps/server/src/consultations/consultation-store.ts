@@ -1,5 +1,6 @@
 import {
   AgentError,
+  CONSULTATION_LIMITS,
   type ConsultationMessage,
   type ConsultationNoteDraft,
   type ConsultationPlan,
@@ -8,6 +9,7 @@ import {
   type ConsultationSnapshot,
   type ConsultationStorePort,
   type ConsultationStreamPort,
+  type Idempotent,
   type NotesPort,
   type TurnLifecycle,
   type TurnOutcome,
@@ -19,10 +21,10 @@ import {
   consultationProposed,
   logConsultation,
   markConsultationPlanned,
-  noteWritten,
   saveConsultationPlan,
   setConsultationBusy,
   streamConsultationReply,
+  writeConsultationNote,
 } from '../commands/consultation-commands.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { DomainError, NotFoundError } from '../errors/domain-errors.ts';
@@ -61,6 +63,12 @@ export class CommandConsultationStore
     return this.commands(consultationId);
   }
 
+  /** The context of one write, once per idempotency key (the command layer's receipt). */
+  private async commandsOnce(consultationId: string, { idempotencyKey }: Idempotent): Promise<CommandContext> {
+    const ctx = await this.commands(consultationId);
+    return idempotencyKey ? { ...ctx, idempotencyKey } : ctx;
+  }
+
   async load(consultationId: string): Promise<ConsultationSnapshot> {
     const ctx = await this.commands(consultationId);
     const row = await ctx.db.read.consultation.findUnique({
@@ -77,9 +85,15 @@ export class CommandConsultationStore
           },
         },
         messages: { where: { compressed: false }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+        records: {
+          select: { kind: true, content: true },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: CONSULTATION_LIMITS.promptRecords,
+        },
       },
     });
-    if (!row?.map) throw new NotFoundError('Consultation', consultationId);
+    if (!row?.map || !row.mapId) throw new NotFoundError('Consultation', consultationId);
+    const notes = await this.files.list(row.mapId);
     return {
       consultationId,
       language: row.map.language,
@@ -90,6 +104,11 @@ export class CommandConsultationStore
       plan: row.plan as string[],
       currentStep: row.currentStep,
       context: row.context as Record<string, string>,
+      records: row.records.reverse(),
+      notes: notes
+        .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+        .slice(-CONSULTATION_LIMITS.promptNotes)
+        .map((n) => n.path),
     };
   }
 
@@ -116,8 +135,8 @@ export class CommandConsultationStore
     await logConsultation(await this.commands(consultationId), consultationId, text);
   }
 
-  async writeRecord(consultationId: string, record: ConsultationRecordDraft) {
-    const row = await addConsultationRecord(await this.commands(consultationId), consultationId, record);
+  async writeRecord(consultationId: string, record: ConsultationRecordDraft, options: Idempotent = {}) {
+    const row = await addConsultationRecord(await this.commandsOnce(consultationId, options), consultationId, record);
     return { id: row.id };
   }
 
@@ -142,13 +161,11 @@ export class CommandConsultationStore
     }
   }
 
-  async write(consultationId: string, note: ConsultationNoteDraft) {
-    const ctx = await this.commands(consultationId);
+  async write(consultationId: string, note: ConsultationNoteDraft, options: Idempotent = {}) {
+    const ctx = await this.commandsOnce(consultationId, options);
     const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: consultationId } });
     if (!row.mapId) throw new AgentError('INVALID_INPUT', 'the consultation has no map yet');
-    const path = await this.files.write(row.mapId, note.path, note.content);
-    await noteWritten(ctx, consultationId, path);
-    return { path };
+    return writeConsultationNote(ctx, consultationId, (mapId) => this.files.write(mapId, note.path, note.content));
   }
 
   async turnStarted(consultationId: string) {

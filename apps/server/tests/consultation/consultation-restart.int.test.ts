@@ -55,18 +55,22 @@ describe.each(providers)('a consultation turn cut short by a killed server on %s
       await Promise.race([cleanup(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   }, 60_000);
 
-  it('should run the turn again once, on the same database, after the process is killed mid-plan', async () => {
+  it('should run the turn again once, on the same database, after the process is killed mid-plan, without answering the person or writing anything twice', async () => {
+    const kept = {
+      askUser: null,
+      record: { kind: 'FACT', content: 'sells tea', sourceMessageId: null },
+      note: { path: 'shop/overview', content: '# Tea shop' },
+    };
     const model = await startScriptedModel({
-      front_reply: (_p, n) => ({ reply: n === 1 ? 'Tea, noted.' : 'Back: tea, noted.', route: 'plan' }),
+      front_reply: (_p, n) => ({ reply: n === 1 ? 'Tea, noted.' : 'Tea, noted again.', route: 'plan' }),
+      // Before the kill the planner keeps a record and a note, then thinks long; the turn run again after the
+      // restart plans the same message and decides the same record and note.
       planner_decision: (_p, n) =>
         n === 1
-          ? { content: '{}', delayMs: 20_000 }
-          : {
-              next: 'FINISH',
-              askUser: null,
-              record: { kind: 'FACT', content: 'sells tea', sourceMessageId: null },
-              note: null,
-            },
+          ? { next: 'note_writer', ...kept }
+          : n === 2
+            ? { content: '{}', delayMs: 20_000 }
+            : { next: 'FINISH', ...kept },
     });
     cleanups.push(() => model.server.close());
     const dir = await mkdtemp(join(tmpdir(), 'tm-restart-'));
@@ -100,7 +104,10 @@ describe.each(providers)('a consultation turn cut short by a killed server on %s
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
     const planning = () =>
       model.server.requests.filter((r) => r.body.response_format?.json_schema?.name === 'planner_decision').length;
-    await eventually(async () => planning() === 1, 'the first planner call');
+    await eventually(async () => planning() === 2, 'the planner thinking after its writes');
+    const before = await call(client, CONSULTATION, { id });
+    expect(before.records.map((r) => r.content)).toEqual(['sells tea']);
+    expect(before.notes.map((n) => n.path)).toEqual(['shop/overview.md']);
     await firstClient.close();
     await killed(first.child);
 
@@ -111,20 +118,31 @@ describe.each(providers)('a consultation turn cut short by a killed server on %s
     const again = secondClient.client;
     const done = await eventually(async () => {
       const c = await call(again, CONSULTATION, { id });
-      return !c.busy && c.records.length > 0 && c;
+      return !c.busy && planning() === 3 && c;
     }, 'the turn run again');
     expect(done.records.map((r) => r.content)).toEqual(['sells tea']);
     expect(done.messages.map((m) => [m.role, m.text])).toEqual([
       ['PERSON', 'I sell tea'],
       ['ASSISTANT', 'Tea, noted.'],
-      ['ASSISTANT', 'Back: tea, noted.'],
     ]);
     expect(done.messages[0]?.planned).toBe(true);
-    expect(planning()).toBe(2);
+    // The note written before the kill is listed and downloadable from the new process.
+    expect(done.notes.map((n) => n.path)).toEqual(['shop/overview.md']);
+    const download = await fetch(`${second.url}${done.notes[0]?.downloadUrl}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe('# Tea shop');
+    // The reply stored before the kill stands: the front agent's model is not asked again.
+    expect(
+      model.server.requests.filter((r) => r.body.response_format?.json_schema?.name === 'front_reply'),
+    ).toHaveLength(1);
     // The turn ended once, after the restart; it started twice (before the kill and again).
     const events = await call(again, EVENTS, { mapId: map.id, after: 0, first: 200 });
     const changes = events.events.flatMap((e) => ('change' in e ? [e.change] : []));
     expect(changes.filter((c) => c === 'TURN_ENDED')).toHaveLength(1);
+    // Planned again, the same record and note were not written again.
     expect(changes.filter((c) => c === 'RECORD_ADDED')).toHaveLength(1);
+    expect(changes.filter((c) => c === 'NOTE_WRITTEN')).toHaveLength(1);
   }, 120_000);
 });

@@ -149,14 +149,18 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     ).toBe('ForbiddenError');
   });
 
-  it('should interrupt a stale plan: it writes nothing and the next planner prompt has the new requirement', async () => {
-    const { client, id } = await open({
+  it('should interrupt a stale plan: it writes no record and no note, and the next planner prompt has the new requirement', async () => {
+    const { client, id, mapId } = await open({
       front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Coffee instead, understood.'),
       planner_decision: (_prompt, n) =>
         n === 1
           ? {
               content: JSON.stringify(
-                decision({ record: { kind: 'REQUIREMENT', content: 'sells tea', sourceMessageId: null } }),
+                decision({
+                  next: 'note_writer',
+                  record: { kind: 'REQUIREMENT', content: 'sells tea', sourceMessageId: null },
+                  note: { path: 'tea-shop', content: '# Tea shop' },
+                }),
               ),
               delayMs: 8000,
             }
@@ -167,6 +171,9 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'Actually coffee, not tea' } });
     const done = await idle(client, id, 4);
     expect(done.records.map((r) => r.content)).toEqual(['sells coffee, not tea']);
+    expect(done.notes).toEqual([]);
+    const events = await call(client, EVENTS, { mapId, after: 0, first: 200 });
+    expect(events.events.some((e) => 'change' in e && e.change === 'NOTE_WRITTEN')).toBe(false);
     const prompt =
       requestsOf('planner_decision')[1]
         ?.body.messages?.map((m) => m.content)
@@ -242,6 +249,30 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     expect(strategies).toEqual(['REJECT', 'ENQUEUE']);
   });
 
+  it('should show the planner of a later turn the records and notes kept before', async () => {
+    const { client, id } = await open({
+      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'A budget of 500, noted.'),
+      planner_decision: (_p, n) =>
+        n === 1
+          ? decision({
+              record: { kind: 'FACT', content: 'sells tea', sourceMessageId: null },
+              note: { path: 'shop/overview', content: '# Tea shop' },
+            })
+          : decision({}),
+    });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
+    await idle(client, id, 2);
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'my budget is 500' } });
+    const done = await idle(client, id, 4);
+    expect(done.records.map((r) => r.content)).toEqual(['sells tea']);
+    const later = requestsOf('planner_decision')
+      .at(-1)
+      ?.body.messages?.map((m) => m.content)
+      .join('\n');
+    expect(later).toContain('Already recorded (do not record these again):\n- [FACT] sells tea\n');
+    expect(later).toContain('Notes already written (write one again only to change it):\n- shop/overview.md\n');
+  });
+
   it('should refuse a note path that leaves the notes folder and write nothing', async () => {
     const { client, id } = await open({
       front_reply: () => front('Writing it down.'),
@@ -256,9 +287,9 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     expect(read).toMatchObject({ __typename: 'ValidationError', field: 'path' });
   });
 
-  it('should run again after a restart a turn the server stopped mid-plan', async () => {
+  it('should run again after a restart a turn the server stopped mid-plan, without answering the person twice', async () => {
     const { client, id } = await open({
-      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Back: tea, noted.'),
+      front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Tea, noted again.'),
       planner_decision: (_p, n) =>
         n === 1
           ? { content: JSON.stringify(decision({})), delayMs: 10_000 }
@@ -268,8 +299,15 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
     await server.restart();
     const again = server.connect(server.alice.token).client;
-    const done = await idle(again, id, 3);
+    const done = await eventually(async () => {
+      const c = await read(again, id);
+      return !c.busy && c.records.length > 0 && c;
+    }, 'the turn run again');
     expect(done.records.map((r) => r.content)).toEqual(['sells tea']);
-    expect(done.messages.filter((m) => m.role === 'PERSON').map((m) => m.planned)).toEqual([true]);
+    expect(done.messages.map((m) => [m.role, m.text, m.planned])).toEqual([
+      ['PERSON', 'I sell tea', true],
+      ['ASSISTANT', 'Tea, noted.', false],
+    ]);
+    expect(requestsOf('front_reply')).toHaveLength(1);
   });
 });

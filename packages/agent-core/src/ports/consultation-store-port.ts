@@ -1,5 +1,6 @@
 import type { ConsultationMessageRole, ConsultationRecordKind, Language } from '../domain/enums.ts';
 import type { SubQuestionProposal } from '../schemas/sub-question-proposal.ts';
+import type { Idempotent } from './store-port.ts';
 
 /** A message of a consultation the person sees (or the summary that replaced earlier ones in prompts). */
 export interface ConsultationMessage {
@@ -15,6 +16,9 @@ export interface ConsultationRecordDraft {
   /** The person's message it was drawn from, when the planner named one of the conversation. */
   sourceMessageId: string | null;
 }
+
+/** A record already kept, as the planner's prompt shows it (so a later turn does not record it again). */
+export type ConsultationRecordSummary = Pick<ConsultationRecordDraft, 'kind' | 'content'>;
 
 /** A Markdown note the planner decided to write; `path` is relative to the map's notes folder. */
 export interface ConsultationNoteDraft {
@@ -53,13 +57,21 @@ export interface ConsultationSnapshot extends ConsultationPlan {
   unplanned: string[];
   /** The map's nodes the planner may propose sub-questions for (bounded; [] when none). */
   nodes?: ConsultationMapNode[];
+  /**
+   * The records kept so far, oldest first: at least the `CONSULTATION_LIMITS.promptRecords` most recent (the
+   * planner's prompt shows no more).
+   */
+  records: ConsultationRecordSummary[];
+  /** The paths of the notes written so far, at least the `CONSULTATION_LIMITS.promptNotes` most recently written. */
+  notes: string[];
 }
 
 /**
  * Where a consultation lives (the server implements it over its command layer, each write an event; tests
  * use an in-memory one). agent-core knows no Prisma: records are written here, notes through
- * {@link NotesPort}. Writes made by a step carry no idempotency key because a turn is never replayed: a turn
- * cut short is planned again from its unplanned messages, and what it wrote before is in the snapshot.
+ * {@link NotesPort}. A turn is never replayed from a checkpoint: a turn cut short is planned again from its
+ * unplanned messages, and what it wrote before is in the snapshot. Records and notes carry an idempotency key
+ * (from the consultation, the source message and the content): planning a message again writes neither twice.
  */
 export interface ConsultationStorePort {
   /** The consultation as a turn starts from it. */
@@ -72,8 +84,8 @@ export interface ConsultationStorePort {
   savePlan(consultationId: string, plan: ConsultationPlan): Promise<void>;
   /** A line of progress the person sees. */
   log(consultationId: string, text: string): Promise<void>;
-  /** Stores a record; returns its id. */
-  writeRecord(consultationId: string, record: ConsultationRecordDraft): Promise<{ id: string }>;
+  /** Stores a record; returns its id. A key already used returns the record written with it and writes nothing. */
+  writeRecord(consultationId: string, record: ConsultationRecordDraft, options?: Idempotent): Promise<{ id: string }>;
   /** Earlier messages were summarised: `summary` replaces `messageIds` in prompts (the messages are kept). */
   compress(consultationId: string, summary: string, messageIds: string[]): Promise<void>;
   /**
@@ -88,7 +100,8 @@ export interface ConsultationStorePort {
  * that leave the folder (traversal, absolute paths, symbolic links) with `AgentError('INVALID_INPUT')`.
  */
 export interface NotesPort {
-  write(consultationId: string, note: ConsultationNoteDraft): Promise<{ path: string }>;
+  /** Writes a note; returns its normalised path. A key already used writes nothing and returns the same path. */
+  write(consultationId: string, note: ConsultationNoteDraft, options?: Idempotent): Promise<{ path: string }>;
 }
 
 /** What the person sees while a turn runs and before anything is stored: the front agent's reply as it grows. */

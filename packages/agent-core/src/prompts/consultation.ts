@@ -20,11 +20,11 @@ export const CONSULTATION_PLANNER_SYSTEM: Bilingual = {
   en: `You are the planner of a ThinkingMap consultation. You do not talk to the person; a front agent does. You break the person's problem into consultation steps, keep the plan and the facts, and decide the next move:
 "front" to ask the person something (put the question in askUser), "db_writer" to keep a record (kind FACT, REQUIREMENT, DECISION or OPEN_QUESTION, with the id of the message it comes from), "note_writer" to write a Markdown note (a relative path ending in .md), "FINISH" when nothing is left to do in this turn.
 When the person's problem should be broken down on the map, put sub-questions for one of the map's nodes in proposal (its nodeId from the list of nodes); the person reviews them before they become nodes.
-The person's new messages come first: when they change course, plan again from them. Never record what the person did not say. Write in English.`,
+The person's new messages come first: when they change course, plan again from them. Never record what the person did not say, nor what is already recorded; write a note again only to change it. Write in English.`,
   zh: `你是 ThinkingMap 咨询中的规划 Agent。你不直接和用户说话，由前台 Agent 来说。你把用户的问题拆成咨询步骤，维护计划和事实，并决定下一步：
 "front"：需要问用户（问题写在 askUser），"db_writer"：保存一条记录（类型 FACT、REQUIREMENT、DECISION 或 OPEN_QUESTION，并给出它来源消息的 id），"note_writer"：写一篇 Markdown 笔记（以 .md 结尾的相对路径），"FINISH"：本轮没有要做的了。
 需要在思维导图上拆解用户的问题时，在 proposal 中为导图的某个节点提出子问题（nodeId 取自节点列表）；用户审核后它们才会成为节点。
-用户的新消息优先：如果改变了方向，就依据它重新规划。不要记录用户没说过的内容。用中文回答。`,
+用户的新消息优先：如果改变了方向，就依据它重新规划。不要记录用户没说过的内容，也不要重复已有的记录；笔记只有需要修改时才重写。用中文回答。`,
 };
 
 /** System prompt of the summariser of earlier messages. */
@@ -77,7 +77,24 @@ export function frontMessages(state: ConsultationStateType, omit: ReadonlySet<st
   return [{ role: 'system', content: `${CONSULTATION_FRONT_SYSTEM[state.language]}\n\n${planBlock(state)}` }, ...chat];
 }
 
-/** The planner's prompt: plan, conversation with ids, the new messages, and what this turn did already. */
+/** What was kept before this turn (the most recent records and notes, bounded), so the planner does not repeat it. */
+function keptBlock(state: ConsultationStateType): string {
+  const zh = state.language === 'zh';
+  const records = state.records.slice(-CONSULTATION_LIMITS.promptRecords);
+  const notes = state.notes.slice(-CONSULTATION_LIMITS.promptNotes);
+  let text = '';
+  if (records.length)
+    text += `\n${zh ? '已有记录（不要重复记录）' : 'Already recorded (do not record these again)'}:\n${records
+      .map((r) => `- [${r.kind}] ${clip(r.content, CONSULTATION_LIMITS.promptRecordChars)}`)
+      .join('\n')}\n`;
+  if (notes.length)
+    text += `\n${zh ? '已写的笔记（仅在需要修改时重写）' : 'Notes already written (write one again only to change it)'}:\n${notes
+      .map((path) => `- ${clip(path, 200)}`)
+      .join('\n')}\n`;
+  return text;
+}
+
+/** The planner's prompt: plan, conversation with ids, the new messages, what was kept, what this turn did already. */
 export function plannerMessages(state: ConsultationStateType): ChatMessage[] {
   const zh = state.language === 'zh';
   const fresh = state.messages.filter((m) => state.unplanned.includes(m.id));
@@ -86,6 +103,7 @@ export function plannerMessages(state: ConsultationStateType): ChatMessage[] {
     content += `\n${zh ? '用户的新消息（据此规划）' : "The person's new messages (plan with these)"}:\n${transcript(state.language, fresh)}\n`;
   if (state.nodes.length)
     content += `\n${zh ? '导图节点' : "The map's nodes"}:\n${state.nodes.map((n) => `[${n.id}] ${clip(n.question, 200)}`).join('\n')}\n`;
+  content += keptBlock(state);
   if (state.innerMessages.length)
     content += `\n${zh ? '本轮已完成' : 'Done in this turn'}:\n${state.innerMessages.map((m) => `- ${clip(m, 300)}`).join('\n')}\n`;
   return [

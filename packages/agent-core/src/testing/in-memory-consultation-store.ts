@@ -11,6 +11,7 @@ import type {
   ConsultationStorePort,
   NotesPort,
 } from '../ports/consultation-store-port.ts';
+import type { Idempotent } from '../ports/store-port.ts';
 
 interface Held extends ConsultationPlan {
   language: Language;
@@ -31,6 +32,8 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
   readonly notes = new Map<string, string>();
   /** Every write, in order: `message PERSON hi`, `record FACT …`, `note a.md`, `plan …`, `turn done`, … */
   readonly writes: string[] = [];
+  /** What each idempotency key's write returned: a key used again writes nothing (the command layer's receipts). */
+  private readonly receipts = new Map<string, unknown>();
   private sequence = 0;
 
   /** Creates a consultation; the test's starting point. */
@@ -68,6 +71,8 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
       plan: [...held.plan],
       currentStep: held.currentStep,
       context: { ...held.context },
+      records: held.records.map(({ kind, content }) => ({ kind, content })),
+      notes: [...this.notes.keys()],
     };
   }
 
@@ -91,11 +96,13 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
     this.get(consultationId).logs.push(text);
   }
 
-  async writeRecord(consultationId: string, record: ConsultationRecordDraft) {
-    const id = `r${++this.sequence}`;
-    this.get(consultationId).records.push({ ...record, id });
-    this.writes.push(`record ${record.kind} ${record.content}`);
-    return { id };
+  async writeRecord(consultationId: string, record: ConsultationRecordDraft, options: Idempotent = {}) {
+    return this.once(options, () => {
+      const id = `r${++this.sequence}`;
+      this.get(consultationId).records.push({ ...record, id });
+      this.writes.push(`record ${record.kind} ${record.content}`);
+      return { id };
+    });
   }
 
   async compress(consultationId: string, summary: string, messageIds: string[]) {
@@ -110,11 +117,21 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
     return { runId: `r${++this.sequence}` };
   }
 
-  async write(_consultationId: string, note: ConsultationNoteDraft) {
-    const path = normalizeNotePath(note.path);
-    this.notes.set(path, note.content);
-    this.writes.push(`note ${path}`);
-    return { path };
+  async write(_consultationId: string, note: ConsultationNoteDraft, options: Idempotent = {}) {
+    return this.once(options, () => {
+      const path = normalizeNotePath(note.path);
+      this.notes.set(path, note.content);
+      this.writes.push(`note ${path}`);
+      return { path };
+    });
+  }
+
+  /** Runs a write unless its key was used; then returns what that write returned. */
+  private once<T>({ idempotencyKey: key }: Idempotent, write: () => T): T {
+    if (key && this.receipts.has(key)) return this.receipts.get(key) as T;
+    const result = write();
+    if (key) this.receipts.set(key, result);
+    return result;
   }
 
   async turnStarted(consultationId: string) {

@@ -3,6 +3,7 @@ import { isAgentError } from '../../errors/agent-error.ts';
 import { ControlledModel } from '../../testing/controlled-model.ts';
 import { ConsultationBusyError } from './consultation-busy-error.ts';
 import { decision, reply, setUpConsultation } from './graph.test-helpers.ts';
+import { noteWriteKey } from './write-keys.ts';
 
 /** A promise the test opens when it wants (a model answer that waits). */
 function gate() {
@@ -162,6 +163,54 @@ describe('consultation conductor', () => {
     const { conductor, held, store } = setUpConsultation(model);
     await store.appendMessage('c1', { role: 'PERSON', text: 'I sell tea' });
     expect(await conductor.resume('c1')).toEqual({ status: 'done' });
+    expect(held().records.map((r) => r.content)).toEqual(['tea']);
+    expect(held().messages[0]).toMatchObject({ planned: true });
+  });
+
+  it('should not write a record or a note twice when a turn cut short after writing them plans the message again', async () => {
+    const kept = decision({
+      next: 'note_writer',
+      record: { kind: 'FACT', content: 'sells tea', sourceMessageId: 'm1' },
+      note: { path: 'shop.md', content: '# Tea shop' },
+    });
+    const model = new ControlledModel({
+      front: [{ value: reply('Tea, noted.') }],
+      // The second call's answer is invalid: the turn fails after its writes, its message left unplanned.
+      planner: [{ value: kept }, { value: { next: 'nowhere' } }, { value: kept }, { value: decision({}) }],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    const cut = await (await conductor.send('c1', 'I sell tea', 'INTERRUPT')).turn;
+    expect(cut).toMatchObject({ status: 'failed', code: 'MODEL_UNPARSEABLE' });
+    expect(held().messages[0]).toMatchObject({ planned: false });
+    expect(await conductor.resume('c1')).toEqual({ status: 'done' });
+    expect(model.callsOf('planner')).toHaveLength(4);
+    expect(held().records.map((r) => r.content)).toEqual(['sells tea']);
+    expect(store.writes.filter((w) => w.startsWith('record') || w.startsWith('note'))).toEqual([
+      'note shop.md',
+      'record FACT sells tea',
+    ]);
+    // A note with a changed content is a new version.
+    await store.write(
+      'c1',
+      { path: 'shop.md', content: '# Tea and cups' },
+      {
+        idempotencyKey: noteWriteKey('c1', 'm1', { path: 'shop.md', content: '# Tea and cups' }),
+      },
+    );
+    expect(store.notes.get('shop.md')).toBe('# Tea and cups');
+    expect(held().messages[0]).toMatchObject({ planned: true });
+  });
+
+  it('should not answer a message again when its reply was stored before the turn was cut short', async () => {
+    const model = new ControlledModel({
+      planner: [{ value: decision({ record: { kind: 'FACT', content: 'tea', sourceMessageId: 'm1' } }) }],
+    });
+    const { conductor, held, store } = setUpConsultation(model);
+    await store.appendMessage('c1', { role: 'PERSON', text: 'I sell tea' });
+    await store.appendMessage('c1', { role: 'ASSISTANT', text: 'Tea, noted.' });
+    expect(await conductor.resume('c1')).toEqual({ status: 'done' });
+    expect(model.callsOf('front')).toHaveLength(0);
+    expect(held().messages.map((m) => m.text)).toEqual(['I sell tea', 'Tea, noted.']);
     expect(held().records.map((r) => r.content)).toEqual(['tea']);
     expect(held().messages[0]).toMatchObject({ planned: true });
   });

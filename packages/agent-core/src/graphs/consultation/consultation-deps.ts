@@ -24,4 +24,9 @@ export const CONSULTATION_LIMITS = {
   promptSummaryChars: 4000,
   /** Messages kept verbatim when earlier ones are summarised. */
   keepRecentMessages: 2,
+  /** Records kept earlier the planner's prompt lists (the most recent), and the characters of each. */
+  promptRecords: 20,
+  promptRecordChars: 200,
+  /** Note paths the planner's prompt lists (the most recently written). */
+  promptNotes: 20,
 } as const;

@@ -66,6 +66,40 @@ describe('consultation graph', () => {
     expect(store.writes.at(-1)).toBe('turn done');
   });
 
+  it('should show the planner of a later turn the records and notes kept before, the most recent within a bound', async () => {
+    const model = new ControlledModel({
+      front: [{ value: reply('Tea, noted.') }, { value: reply('A budget of 500, noted.') }],
+      planner: [
+        {
+          value: decision({
+            next: 'note_writer',
+            record: { kind: 'FACT', content: 'sells tea', sourceMessageId: 'm1' },
+            note: { path: 'shop.md', content: '# Tea shop' },
+          }),
+        },
+        { value: decision({ next: 'FINISH' }) },
+        { value: decision({ next: 'FINISH' }) },
+      ],
+    });
+    const { conductor, store } = setUpConsultation(model);
+    for (let i = 1; i <= 24; i++)
+      await store.writeRecord('c1', {
+        kind: 'FACT',
+        content: `old ${i} ${'in detail '.repeat(100)}`,
+        sourceMessageId: null,
+      });
+    expect(await (await conductor.send('c1', 'I sell tea', 'INTERRUPT')).turn).toEqual({ status: 'done' });
+    expect(await (await conductor.send('c1', 'my budget is 500', 'INTERRUPT')).turn).toEqual({ status: 'done' });
+    const later = model.callsOf('planner')[2]?.prompt ?? '';
+    expect(later).toContain('Already recorded (do not record these again):\n- [FACT] old 6 in detail');
+    expect(later).toMatch(/- \[FACT\] old 24 in detail [^\n]*\n- \[FACT\] sells tea\n/);
+    expect(later).not.toContain('- [FACT] old 5 in detail');
+    // Long records are clipped: the prompt stays within the bound the compression test holds prompts to.
+    expect(later.length).toBeLessThan(12_000);
+    expect(later).toContain('Notes already written (write one again only to change it):\n- shop.md\n');
+    expect(later).toContain('nor what is already recorded');
+  });
+
   it('should refuse a note path that leaves the notes folder, write nothing and tell the planner', async () => {
     const model = new ControlledModel({
       front: [{ value: reply('Let me write that down.') }],
@@ -89,7 +123,8 @@ describe('consultation graph', () => {
     const { conductor, held } = setUpConsultation(model, { maxPlannerCalls: 3 });
     expect(await (await conductor.send('c1', 'go', 'INTERRUPT')).turn).toEqual({ status: 'done' });
     expect(model.callsOf('planner')).toHaveLength(3);
-    expect(held().records).toHaveLength(3);
+    // The same record from the same message is written once, however often the planner decides it.
+    expect(held().records).toHaveLength(1);
     // A record without a known source message is drawn from the person's latest message.
     expect(held().records[0]?.sourceMessageId).toBe('m1');
   });

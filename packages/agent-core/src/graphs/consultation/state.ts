@@ -6,6 +6,7 @@ import type {
   ConsultationNoteDraft,
   ConsultationProposalDraft,
   ConsultationRecordDraft,
+  ConsultationRecordSummary,
 } from '../../ports/consultation-store-port.ts';
 import type { FrontRoute, PlannerNext } from '../../schemas/consultation.ts';
 
@@ -37,6 +38,10 @@ export const ConsultationState = Annotation.Root({
   pendingNotes: last<ConsultationNoteDraft[]>(() => []),
   /** Sub-question proposals the planner decided on and the writer has not sent to review yet. */
   pendingProposals: last<ConsultationProposalDraft[]>(() => []),
+  /** The records kept before this turn (the most recent, oldest first): the planner does not record them again. */
+  records: last<ConsultationRecordSummary[]>(() => []),
+  /** The paths of the notes written before this turn. */
+  notes: last<string[]>(() => []),
   /** The map's nodes (what the planner may propose sub-questions for). */
   nodes: last<ConsultationMapNode[]>(() => []),
   /** The planner's question for the person, relayed by the front agent. */

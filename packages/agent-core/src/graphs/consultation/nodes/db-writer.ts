@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { isAgentError } from '../../../errors/agent-error.ts';
 import type { ConsultationDeps } from '../consultation-deps.ts';
 import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
+import { recordWriteKey } from '../write-keys.ts';
 import { throwIfAborted } from './abort.ts';
 
 const RECORDED = { en: 'Recorded', zh: '已记录' } as const;
@@ -9,7 +10,8 @@ const PROPOSED = { en: 'Sub-questions proposed for review', zh: '已提出子问
 const NOT_PROPOSED = { en: 'Proposal refused', zh: '提议被拒绝' } as const;
 
 /**
- * Writes the records the planner decided on through the store port (design 003's `db_writer`), and sends its
+ * Writes the records the planner decided on through the store port (design 003's `db_writer`; once per source
+ * message and content, see {@link recordWriteKey}), and sends its
  * sub-question proposals to the person's decomposition review (a proposal the store refuses — an unknown or
  * busy node — is told to the planner and the person; nothing is proposed).
  */
@@ -19,7 +21,9 @@ export function dbWriter(deps: ConsultationDeps) {
     const logs: string[] = [];
     for (const record of state.pendingRecords) {
       throwIfAborted(config);
-      const { id } = await deps.store.writeRecord(state.consultationId, record);
+      const { id } = await deps.store.writeRecord(state.consultationId, record, {
+        idempotencyKey: recordWriteKey(state.consultationId, record),
+      });
       inner.push(`record ${id} written (${record.kind}): ${record.content}`);
       const text = `${RECORDED[state.language]}: ${record.content.slice(0, 120)}`;
       await deps.store.log(state.consultationId, text);

@@ -11,6 +11,8 @@ import { messagesToCompress } from './compress-context.ts';
  * question to the person (the planner wrote it for them; no model call) and the turn waits for their answer.
  * Otherwise it answers the person's latest message at once, its reply streaming as it is written, stores the
  * reply, and routes: to the planner when the message carries work, nowhere when the person only chats or ends.
+ * A turn run again (a restart cut it short after the reply was stored) finds its reply already after the
+ * person's latest message: the person is not answered twice, and the planner goes on with what is unplanned.
  */
 export function frontAgent(deps: ConsultationDeps) {
   return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
@@ -25,6 +27,8 @@ export function frontAgent(deps: ConsultationDeps) {
       };
     }
     const latest = [...state.messages].reverse().find((m) => m.role === 'PERSON');
+    if (state.messages.at(-1)?.role === 'ASSISTANT' && latest)
+      return { frontRoute: state.unplanned.length ? FrontRoute.PLAN : FrontRoute.END };
     const result = await deps.model.structured({
       agent: 'front',
       schema: FrontReplySchema,

@@ -5,7 +5,7 @@ import { throwIfAborted } from './abort.ts';
 
 /**
  * Starts a turn from the store (design 003's `initial_setup`): the messages after the summary, the plan, the
- * facts, and the person's messages not planned yet. Everything a turn decided last time and did not write is
+ * facts, the person's messages not planned yet, and the records and notes kept so far. Everything a turn decided last time and did not write is
  * dropped: a turn starts clean.
  */
 export function initialSetup(deps: ConsultationDeps) {
@@ -21,6 +21,8 @@ export function initialSetup(deps: ConsultationDeps) {
       currentStep: snapshot.currentStep,
       context: snapshot.context,
       nodes: snapshot.nodes ?? [],
+      records: snapshot.records,
+      notes: snapshot.notes,
       pendingRecords: [],
       pendingNotes: [],
       pendingProposals: [],

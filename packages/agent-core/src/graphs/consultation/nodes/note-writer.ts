@@ -2,13 +2,15 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { isAgentError } from '../../../errors/agent-error.ts';
 import type { ConsultationDeps } from '../consultation-deps.ts';
 import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
+import { noteWriteKey } from '../write-keys.ts';
 import { throwIfAborted } from './abort.ts';
 
 const WRITTEN = { en: 'Note written', zh: '已写笔记' } as const;
 const REFUSED = { en: 'Note refused', zh: '笔记被拒绝' } as const;
 
 /**
- * Writes the notes the planner decided on through the notes port (design 003's `note_writer`). A path the
+ * Writes the notes the planner decided on through the notes port (design 003's `note_writer`; once per
+ * planned message, path and content, see {@link noteWriteKey}). A path the
  * port refuses (it leaves the map's notes folder) is told to the planner and the person; nothing is written.
  */
 export function noteWriter(deps: ConsultationDeps) {
@@ -18,7 +20,8 @@ export function noteWriter(deps: ConsultationDeps) {
     for (const note of state.pendingNotes) {
       throwIfAborted(config);
       try {
-        const { path } = await deps.notes.write(state.consultationId, note);
+        const idempotencyKey = noteWriteKey(state.consultationId, state.unplanned[0] ?? null, note);
+        const { path } = await deps.notes.write(state.consultationId, note, { idempotencyKey });
         inner.push(`note ${path} written`);
         logs.push(`${WRITTEN[state.language]}: ${path}`);
       } catch (error) {
