@@ -14,7 +14,7 @@ function endsRun(error: unknown, signal: AbortSignal | undefined): boolean {
 
 /**
  * Runs one task of a level (a `Send` branch: `state.task` is its task) with its skill, streaming its text to
- * its node. Done: the node is concluded with the result (sources and code kept in a message).
+ * its node. Done: the node is concluded with the result (sources, code and citations kept in a message).
  * Failed: the node is FAILED with the reason, and the level goes on; when the reason is the map's budget, the
  * session then writes its final output from the finished results (`budgetOut`). Skipped by the person (before
  * or while it runs) or ended by a stop: SKIPPED, its node FAILED with that reason. A finished branch is
@@ -73,7 +73,8 @@ export function runTask(deps: DivergentDeps) {
           signal,
           onToken: (text) => deps.events.tokensStreamed(run, text),
         });
-        if (result.sources.length || result.code)
+        const cites = result.cites ?? [];
+        if (result.sources.length || result.code || cites.length)
           await deps.store.postMessage({
             nodeId: task.nodeId,
             conversation: 'CONCLUDE',
@@ -84,7 +85,7 @@ export function runTask(deps: DivergentDeps) {
             metadata: {
               divergentSkill: task.skill,
               ...(result.code ? { code: result.code } : {}),
-              cites: result.cites ?? [],
+              cites,
             },
             idempotencyKey: writeKey(config, 'runTask', task.key, 'result'),
           });
