@@ -5,7 +5,7 @@ import { StepKind, stepKind } from '../shared/step-kind.ts';
 import { untilBudgetRunsOut } from './budget.ts';
 import type { DivergentDeps } from './divergent-deps.ts';
 import { DIVERGENT_GRAPH } from './divergent-graph-name.ts';
-import { closeLevel } from './nodes/close-level.ts';
+import { closeLevel, levelFailed } from './nodes/close-level.ts';
 import { createTasks } from './nodes/create-tasks.ts';
 import { evaluateCompletion } from './nodes/evaluate-completion.ts';
 import { planTasks } from './nodes/plan-tasks.ts';
@@ -33,10 +33,11 @@ function afterScore(s: DivergentStateType) {
 /**
  * Divergent exploration ("总分总"): readIntent → writeSummary (level 0) → planTasks → [reviewTasks: the
  * person approves, edits or stops] → createTasks → runTask × n in parallel (`Send`) → closeLevel (every task
- * failed → end with a notice) → writeSummary (converges level k) → evaluateCompletion → planTasks again, or
- * writeFinal when the score reaches the threshold, `maxLevels` levels are done, the planner proposes nothing
- * or the person stopped. When the map's token budget refuses a model call, the session makes no other call
- * than the final output's (see `writeFinal`). Input: `{ nodeId, maxLevels?, maxParallel?, threshold?, reviewEachLevel? }`.
+ * failed: at level 1 end with a notice, later write the final output from the earlier levels) → writeSummary
+ * (converges level k) → evaluateCompletion → planTasks again, or writeFinal when the score reaches the
+ * threshold, `maxLevels` levels are done, the planner proposes nothing or the person stopped. When the map's
+ * token budget refuses a model call, the session makes no other call than the final output's (see
+ * `writeFinal`). Input: `{ nodeId, maxLevels?, maxParallel?, threshold?, reviewEachLevel? }`.
  */
 export function createDivergentGraph(deps: DivergentDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
   const step = <U>(name: string, fn: Step<DivergentStateType, U>) =>
@@ -79,8 +80,9 @@ export function createDivergentGraph(deps: DivergentDeps, options: { checkpointe
     .addEdge('runTask', 'closeLevel')
     .addConditionalEdges(
       'closeLevel',
-      (s) => (s.outcome === 'ALL_FAILED' ? 'allFailed' : s.budgetOut ? 'budgetOut' : 'summarize'),
-      { allFailed: END, budgetOut: 'writeFinal', summarize: 'writeSummary' },
+      // A later level whose tasks all failed, or a spent budget: the final output from what was found.
+      (s) => (s.outcome === 'ALL_FAILED' ? 'allFailed' : s.budgetOut || levelFailed(s) ? 'final' : 'summarize'),
+      { allFailed: END, final: 'writeFinal', summarize: 'writeSummary' },
     )
     .addEdge('writeFinal', END)
     .compile({ checkpointer: options.checkpointer })

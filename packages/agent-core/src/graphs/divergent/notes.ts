@@ -40,6 +40,10 @@ export const DIVERGENT_NOTES = {
     l === 'zh'
       ? `第 ${level} 层的所有任务都失败了，发散探索已结束。`
       : `Every task of level ${level} failed; the divergent session has ended.`,
+  laterLevelFailed: (l: Language, level: number) =>
+    l === 'zh'
+      ? `第 ${level} 层的所有任务都失败了，最终输出基于之前各层的结果生成。`
+      : `Every task of level ${level} failed; the final output is written from the earlier levels' results.`,
   reviewQuestion: (l: Language, level: number) =>
     l === 'zh'
       ? `第 ${level} 层的任务列表：请批准（可编辑）或停止探索。`

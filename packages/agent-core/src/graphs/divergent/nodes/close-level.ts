@@ -12,9 +12,10 @@ export const levelFailed = (state: DivergentStateType) => {
 };
 
 /**
- * Joins a level's parallel tasks. When every one of them failed, the session ends here with a notice on
- * the latest summary (and no final output); otherwise the next summary converges what succeeded. When the
- * map's budget refused a task, the final output is written next (see `writeFinal`), whatever the level did.
+ * Joins a level's parallel tasks. When every one of them failed, the session ends: at level 1 here, with a
+ * notice on the latest summary (and no final output); at a later level with the final output written from
+ * the earlier levels' results (see `writeFinal`). Otherwise the next summary converges what succeeded. When
+ * the map's budget refused a task, the final output is written next, whatever the level did.
  */
 export function closeLevel(deps: DivergentDeps) {
   return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
@@ -22,6 +23,7 @@ export function closeLevel(deps: DivergentDeps) {
     const { stop } = await readSteering(deps, state);
     if (stop) return { stopRequested: true };
     if (state.budgetOut || !levelFailed(state)) return {};
+    if (state.results.some((r) => r.status === 'DONE')) return {};
     const level = state.level + 1;
     return endSession(deps, state, config, {
       nodeId: state.summaryNodeId!,

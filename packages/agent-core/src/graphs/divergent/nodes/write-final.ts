@@ -7,6 +7,7 @@ import { endSession } from '../end-session.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { finalMessages } from '../prompts.ts';
 import type { DivergentStateType, DivergentUpdate } from '../state.ts';
+import { levelFailed } from './close-level.ts';
 
 /** Why the loop ended, in the person's words. */
 export function endNote(state: DivergentStateType): string {
@@ -14,6 +15,7 @@ export function endNote(state: DivergentStateType): string {
   const score = state.scores.at(-1)?.overall ?? null;
   if (state.budgetOut) return DIVERGENT_NOTES.budgetExhausted(l);
   if (state.stopRequested) return DIVERGENT_NOTES.stopped(l);
+  if (levelFailed(state)) return DIVERGENT_NOTES.laterLevelFailed(l, state.level + 1);
   if (score !== null && score >= state.threshold) return DIVERGENT_NOTES.thresholdReached(l, score, state.threshold);
   if (state.level >= state.maxLevels) return DIVERGENT_NOTES.levelsExhausted(l, state.level, score, state.threshold);
   return DIVERGENT_NOTES.emptyPlan(l);
