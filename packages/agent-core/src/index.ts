@@ -138,7 +138,12 @@ export type {
   NotesPort,
 } from './ports/consultation-store-port.ts';
 export type { CriticScope, CriticStorePort, ScopedNode, SuggestionInput } from './ports/critic-store-port.ts';
-export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
+export {
+  DIVERGENT_OUTCOMES,
+  type DivergentOutcome,
+  type DivergentProgress,
+  type ScoredDimension,
+} from './ports/divergent-progress.ts';
 // Ports
 export type {
   CitableResult,

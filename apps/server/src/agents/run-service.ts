@@ -24,6 +24,7 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { checkReviewSkills } from '../divergent/offered-skill.ts';
 import { steerDivergent } from '../divergent/steer-divergent.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
@@ -535,6 +536,7 @@ export class RunService {
     if (map?.ownerId !== ctx.viewer.id) throw new ForbiddenError('AgentQuestion', questionId);
     checkJson('reply', shortcut.reply);
     checkJson('text', shortcut.text);
+    checkReviewSkills(question.kind, shortcut.reply, this.engine.divergentSkills());
     const reply = buildReply(question.kind, shortcut);
     checkReplyLimits(question.kind, reply);
     if (question.kind === QuestionKind.REVIEW_DECOMPOSITION && (reply as { action?: unknown }).action === 'approve')

@@ -9,6 +9,7 @@ import type { DivergentSteeringAction } from '../events/divergent-event-contract
 import { toMapEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { foldDivergentSession } from './divergent-session.ts';
+import { unofferedSkill } from './offered-skill.ts';
 
 /** What the person can change on a running session, by action (the GraphQL mutations' inputs). */
 const steeringInput = z.discriminatedUnion('action', [
@@ -86,8 +87,8 @@ export async function steerDivergent(ctx: CommandContext, raw: unknown, effects:
       if (session.skipped.includes(task.key)) throw new ConflictError(`the task ${task.key} is already skipped`);
       emit({ type: 'DivergentSteered', payload: { ...base, taskKey: task.key } });
     } else if (input.action === 'ADD_TASK') {
-      if (!effects.skills.available().includes(input.skill))
-        throw new ValidationError('skill', `the skill ${input.skill} is not available on this server`);
+      const unoffered = unofferedSkill(effects.skills, input.skill);
+      if (unoffered) throw new ValidationError('skill', `the skill ${input.skill} cannot be used: ${unoffered}`);
       if (session.addedTasks.filter((t) => t.level === null).length >= MAX_WAITING_TASKS)
         throw new ValidationError('name', `at most ${MAX_WAITING_TASKS} added tasks can wait for the next level`);
       const { name, query, skill } = input;

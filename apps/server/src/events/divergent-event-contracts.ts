@@ -1,4 +1,4 @@
-import { DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
+import { DIVERGENT_OUTCOMES, DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
 import { z } from 'zod';
 
 const skill = z.enum(DIVERGENT_SKILL_NAMES);
@@ -59,10 +59,13 @@ export const DIVERGENT_EVENT_PAYLOADS = {
     threshold: z.number().nullable(),
     feedback: z.string().nullable(),
   }),
-  /** The session ended: with its final output, or (ALL_FAILED) when every task of a level failed. */
+  /**
+   * The session ended: with its final output, (ALL_FAILED) when every task of a level failed, or
+   * (BUDGET_EXHAUSTED) when the map's token budget ran out before a final output could be written.
+   */
   DivergentFinished: z.object({
     runId: z.string(),
-    outcome: z.enum(['FINISHED', 'ALL_FAILED']),
+    outcome: z.enum(DIVERGENT_OUTCOMES),
     level: z.number().int(),
     finalNodeId: z.string().nullable(),
     note: z.string(),

@@ -1,4 +1,5 @@
 import { CREATE_MAP, NODE_DECISIONS, REPLY_TO_AGENT, START_DIVERGENT } from '@thinkingmap/client';
+import { testProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion } from '../helpers/agent-driver.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
@@ -11,6 +12,7 @@ import {
   waitForSessionStatus,
 } from './divergent-helpers.ts';
 
+const providers = await testProviders();
 /** A whole session is dozens of commands; the machine running the tests may be shared and slow. */
 const SESSION_MS = 150_000;
 
@@ -142,6 +144,50 @@ describe('how divergent sessions end, through the API', { timeout: SESSION_MS },
     }
   });
 });
+
+describe.each(providers)(
+  'a divergent session whose later level fails whole, on %s',
+  { timeout: SESSION_MS },
+  (provider) => {
+    for (const [language, question, note] of [
+      [
+        'en',
+        'Where should the second café open?',
+        "Every task of level 2 failed; the final output is written from the earlier levels' results.",
+      ],
+      ['zh', '第二家咖啡店开在哪里？', '第 2 层的所有任务都失败了，最终输出基于之前各层的结果生成。'],
+    ] as const)
+      it(`should write the final output from the earlier levels' results, with a note (${language})`, async () => {
+        const model = await divergentModel({
+          plans: [[task('market')], [task('a'), task('b')]],
+          scores: [0.5],
+          task: (name) => (name === 'a' || name === 'b' ? { status: 400, message: 'refused' } : undefined),
+        });
+        const server = await startTestServer(provider, { model: model.model });
+        try {
+          const { client } = server.connect(server.alice.token);
+          const { mapId, rootId } = await rootOf(client, question, language);
+          const run = await call(client, START_DIVERGENT, { input: { nodeId: rootId } });
+          await waitForSessionStatus(client, run.id, 'COMPLETED');
+          const session = await readSession(client, run.id);
+          expect(session).toMatchObject({ outcome: 'FINISHED', note, scores: [{ overall: 0.5 }] });
+          expect(session.levels.map((l) => l.tasks.map((t) => t.status))).toEqual([['DONE'], ['FAILED', 'FAILED']]);
+          const final = await server.db.read.node.findUniqueOrThrow({ where: { id: session.finalNodeId! } });
+          expect(final).toMatchObject({ divergentRole: 'FINAL', status: 'COMPLETED', divergentLevel: 1 });
+          expect(
+            model
+              .prompts()
+              .some((p) => /final output of a divergent|最终输出/.test(p) && p.includes('result of market')),
+          ).toBe(true);
+          // No summary converges the failed level.
+          expect(await server.db.read.node.count({ where: { mapId, divergentRole: 'SUMMARY' } })).toBe(2);
+        } finally {
+          await server.close();
+          await model.server.close();
+        }
+      });
+  },
+);
 
 /** The divergent run of a map, once it exists. */
 async function eventuallyRun(db: Awaited<ReturnType<typeof startTestServer>>['db'], mapId: string): Promise<string> {

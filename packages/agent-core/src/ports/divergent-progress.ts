@@ -54,5 +54,13 @@ export type DivergentProgress =
     }
   | {
       type: 'DivergentFinished';
-      payload: { outcome: 'FINISHED' | 'ALL_FAILED'; level: number; finalNodeId: string | null; note: string };
+      payload: { outcome: DivergentOutcome; level: number; finalNodeId: string | null; note: string };
     };
+
+/**
+ * How a session ended: with its final output (FINISHED), when every task of a level failed (ALL_FAILED), or
+ * without a final output because the map's token budget ran out (BUDGET_EXHAUSTED).
+ */
+export const DIVERGENT_OUTCOMES = ['FINISHED', 'ALL_FAILED', 'BUDGET_EXHAUSTED'] as const;
+/** @see DIVERGENT_OUTCOMES */
+export type DivergentOutcome = (typeof DIVERGENT_OUTCOMES)[number];

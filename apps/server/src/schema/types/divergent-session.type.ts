@@ -152,7 +152,9 @@ const DivergentSessionRef = builder.objectRef<Session>('DivergentSession').imple
     droppedTasks: t.field({ type: [DroppedRef], resolve: (s) => s.levels.flatMap((l) => l.dropped) }),
     outcome: t.string({
       nullable: true,
-      description: '`FINISHED` or `ALL_FAILED` once ended.',
+      description:
+        '`FINISHED` (with the final output), `ALL_FAILED` (every task of a level failed) or `BUDGET_EXHAUSTED` ' +
+        '(the map’s token budget ran out before a final output could be written) once ended.',
       resolve: (s) => s.finished?.outcome ?? null,
     }),
     finalNodeId: t.id({ nullable: true, resolve: (s) => s.finished?.finalNodeId ?? null }),

@@ -824,6 +824,10 @@ export const MESSAGES = {
   'divergent.downloadFinal': { en: 'Download as Markdown', zh: '下载为 Markdown' },
   'divergent.outcome.FINISHED': { en: 'Finished', zh: '已完成' },
   'divergent.outcome.ALL_FAILED': { en: 'Ended: every task of a level failed', zh: '已结束：某一轮的任务全部失败' },
+  'divergent.outcome.BUDGET_EXHAUSTED': {
+    en: 'Ended: the map’s token budget ran out',
+    zh: '已结束：导图的 token 预算用完了',
+  },
   'divergent.status.RUNNING': { en: 'Exploring', zh: '探索中' },
   'divergent.status.WAITING': { en: 'Waiting for your review', zh: '等待你审核' },
   'divergent.status.PAUSED': { en: 'Waiting for your review', zh: '等待你审核' },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { PortCheckpointSaver } from '../../checkpoint/port-checkpoint-saver.ts';
-import { AgentError } from '../../errors/agent-error.ts';
 import { InMemoryCheckpointStore } from '../../testing/in-memory-checkpoint-store.ts';
 import {
   divergentGraph,
@@ -79,16 +78,23 @@ describe('divergent exploration: durability', () => {
     const { store, root } = await divergentMap();
     const rows = new InMemoryCheckpointStore();
     let rentAttempts = 0;
+    const setNodeStatus = store.setNodeStatus.bind(store);
     const skills = new ScriptedSkills({
       rent: async () => {
         rentAttempts += 1;
-        if (rentAttempts === 1) throw new AgentError('BUDGET_EXHAUSTED', 'the process died here');
-        return { text: 'rent found', sources: [] };
+        if (rentAttempts > 1) return { text: 'rent found', sources: [] };
+        // The process dies while rent runs: its failure cannot be recorded, so the error ends the run.
+        store.setNodeStatus = async (nodeId, status, reason) => {
+          if (status === 'FAILED') throw new Error('the process died here');
+          return setNodeStatus(nodeId, status, reason);
+        };
+        throw new Error('the search went down');
       },
     });
     const answers = { diverge: ['s0', plan(task('market'), task('rent')), 's1', 'final'], evaluate: [scored(0.95)] };
     const before = divergentGraph(store, answers, { skills, checkpointer: new PortCheckpointSaver(rows) });
     await expect(before.graph.invoke({ nodeId: root.id }, config)).rejects.toThrow('the process died here');
+    store.setNodeStatus = setNodeStatus;
     expect(skills.runs.sort()).toEqual(['market', 'rent']);
 
     // A new process: a fresh graph over the same checkpoint rows resumes from the last checkpoint.

@@ -22,12 +22,28 @@ export const DIVERGENT_NOTES = {
     l === 'zh'
       ? '用户停止了发散探索，最终输出基于现有结果生成。'
       : 'The person stopped the session; the final output is written from what was found.',
+  budgetExhausted: (l: Language) =>
+    l === 'zh'
+      ? '导图的 token 预算用完了，发散探索已停止，最终输出基于已完成的结果生成。'
+      : "The map's token budget ran out; the session stopped and the final output is written from the finished results.",
+  budgetNothingFound: (l: Language) =>
+    l === 'zh'
+      ? '导图的 token 预算在得到任何结果之前就用完了，发散探索已结束。提高预算后可以重新开始。'
+      : "The map's token budget ran out before anything was found; the divergent session has ended. Raise the budget to start again.",
+  budgetNoFinal: (l: Language) =>
+    l === 'zh'
+      ? '导图的 token 预算用完了，无法生成最终输出；发散探索已结束，已完成的结果都保留在导图上。'
+      : "The map's token budget ran out before the final output could be written; the divergent session has ended and every finished result stays on the map.",
   taskSkipped: (l: Language) => (l === 'zh' ? '用户跳过了这个任务' : 'skipped by the person'),
   taskStopped: (l: Language) => (l === 'zh' ? '用户停止了发散探索，任务未完成' : 'the person stopped the session'),
   allFailed: (l: Language, level: number) =>
     l === 'zh'
       ? `第 ${level} 层的所有任务都失败了，发散探索已结束。`
       : `Every task of level ${level} failed; the divergent session has ended.`,
+  laterLevelFailed: (l: Language, level: number) =>
+    l === 'zh'
+      ? `第 ${level} 层的所有任务都失败了，最终输出基于之前各层的结果生成。`
+      : `Every task of level ${level} failed; the final output is written from the earlier levels' results.`,
   reviewQuestion: (l: Language, level: number) =>
     l === 'zh'
       ? `第 ${level} 层的任务列表：请批准（可编辑）或停止探索。`

@@ -15,10 +15,13 @@ export const PlannedTaskSchema = z.object({
 /** @see PlannedTaskSchema */
 export type PlannedTask = z.infer<typeof PlannedTaskSchema>;
 
+/** The most tasks a list may propose (the planner's, or the person's edit); those over `maxParallel` are dropped. */
+const MAX_PROPOSED_TASKS = 20;
+
 /** The planner's answer: the tasks of the next level (none when the summary already answers the intent). */
 export const TaskPlanSchema = z.object({
   rationale: z.string(),
-  tasks: z.array(PlannedTaskSchema).max(20),
+  tasks: z.array(PlannedTaskSchema).max(MAX_PROPOSED_TASKS),
 });
 /** How a plan reads while it is written: the rationale, then one line per task name. */
 export const TASK_PLAN_READABLE: ReadableFields = {
@@ -68,11 +71,12 @@ export const CodeArtifactSchema = z.object({
 export type CodeArtifact = z.infer<typeof CodeArtifactSchema>;
 
 /**
- * The person's review of a level's task list: approve it (optionally edited: up to 8 tasks), or stop the
- * session (the final output is then written from what exists). There is no expiry: the gate waits.
+ * The person's review of a level's task list: approve it (optionally edited: as with the planner's list, the
+ * `maxParallel` of highest priority run and the others are listed as dropped), or stop the session (the final
+ * output is then written from what exists). There is no expiry: the gate waits.
  */
 export const ReviewDivergentTasksReplySchema = z.union([
-  z.object({ action: z.literal('approve'), tasks: z.array(PlannedTaskSchema).max(8).optional() }),
+  z.object({ action: z.literal('approve'), tasks: z.array(PlannedTaskSchema).max(MAX_PROPOSED_TASKS).optional() }),
   z.object({ action: z.literal('stop') }),
 ]);
 /** @see ReviewDivergentTasksReplySchema */

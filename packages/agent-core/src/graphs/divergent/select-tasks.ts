@@ -3,6 +3,7 @@ import type { DivergentSkills } from '../../ports/divergent-skills-port.ts';
 import { DIVERGENT_NOTES } from './notes.ts';
 import type { PlannedTask } from './schemas.ts';
 import type { DroppedTask } from './state.ts';
+import type { AddedTask } from './steer.ts';
 
 /**
  * The tasks a level runs: those whose skill is available, the highest priority first (ties keep the
@@ -30,4 +31,23 @@ export function selectTasks(
   for (const { task } of ranked.slice(max))
     dropped.push({ ...task, level, reason: DIVERGENT_NOTES.overLimit(language, max) });
   return { run, dropped };
+}
+
+/**
+ * The tasks a level runs from the person's added tasks and a proposed list (the planner's, or the person's
+ * edit of it at the review): `selectTasks` over both, the added ones ranked highest (priority 5) and run first.
+ */
+export function selectLevelTasks(
+  added: AddedTask[],
+  proposed: PlannedTask[],
+  max: number,
+  skills: DivergentSkills,
+  language: Language,
+  level: number,
+): { run: PlannedTask[]; dropped: DroppedTask[] } {
+  const all: PlannedTask[] = [...added.map((t) => ({ ...t, priority: 5 })), ...proposed];
+  const { run, dropped } = selectTasks(all, max, skills, language, level);
+  // The person's own tasks run even when the model ranked its own as high.
+  const pinned = (t: PlannedTask) => all.indexOf(t) < added.length;
+  return { run: [...run.filter(pinned), ...run.filter((t) => !pinned(t))], dropped };
 }

@@ -1,5 +1,6 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Language } from '../../domain/enums.ts';
+import type { DivergentOutcome } from '../../ports/divergent-progress.ts';
 import type { DivergentSkillName } from '../../ports/divergent-skills-port.ts';
 import type { KnowledgeSource } from '../../ports/knowledge-port.ts';
 import type { CompletionEvaluation, PlannedTask } from './schemas.ts';
@@ -100,10 +101,16 @@ export const DivergentState = Annotation.Root({
   results: appended<TaskOutcome>(),
   scores: appended<ScoreRecord>(),
 
+  /**
+   * Set when the map's token budget refused a model call: the session makes no other call than the final
+   * output's, written from what the finished levels found (or it ends with a notice when nothing was found).
+   */
+  budgetOut: last<boolean>(() => false),
+
   /** The final output's node, the note on how the session ended, and the outcome. */
   finalNodeId: last<string | null>(() => null),
   note: last<string | null>(() => null),
-  outcome: last<'FINISHED' | 'ALL_FAILED' | null>(() => null),
+  outcome: last<DivergentOutcome | null>(() => null),
 });
 /** @see DivergentState */
 export type DivergentStateType = typeof DivergentState.State;

@@ -1,7 +1,6 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
-import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
+import { endSession } from '../end-session.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { type DivergentStateType, type DivergentUpdate, outcomesOf } from '../state.ts';
 import { readSteering } from '../steer.ts';
@@ -13,28 +12,26 @@ export const levelFailed = (state: DivergentStateType) => {
 };
 
 /**
- * Joins a level's parallel tasks. When every one of them failed, the session ends here with a notice on
- * the latest summary (and no final output); otherwise the next summary converges what succeeded.
+ * Joins a level's parallel tasks. When every one of them failed, the session ends: at level 1 here, with a
+ * notice on the latest summary (and no final output); at a later level with the final output written from
+ * the earlier levels' results (see `writeFinal`). Otherwise the next summary converges what succeeded. When
+ * the map's budget refused a task, the final output is written next, whatever the level did.
  */
 export function closeLevel(deps: DivergentDeps) {
   return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
     // A stopped session writes its final output from what exists, whatever this level did.
     const { stop } = await readSteering(deps, state);
     if (stop) return { stopRequested: true };
-    if (!levelFailed(state)) return {};
-    const note = DIVERGENT_NOTES.allFailed(state.language, state.level + 1);
-    await deps.store.postMessage({
+    if (state.budgetOut || !levelFailed(state)) return {};
+    if (state.results.some((r) => r.status === 'DONE')) return {};
+    const level = state.level + 1;
+    return endSession(deps, state, config, {
       nodeId: state.summaryNodeId!,
-      conversation: 'CONCLUDE',
-      role: 'SYSTEM',
-      kind: 'NOTICE',
-      content: note,
-      idempotencyKey: writeKey(config, 'closeLevel', state.level + 1),
+      note: DIVERGENT_NOTES.allFailed(state.language, level),
+      outcome: 'ALL_FAILED',
+      level,
+      finalNodeId: null,
+      key: ['closeLevel', level],
     });
-    deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
-      type: 'DivergentFinished',
-      payload: { outcome: 'ALL_FAILED', level: state.level + 1, finalNodeId: null, note },
-    });
-    return { note, outcome: 'ALL_FAILED' };
   };
 }

@@ -4,13 +4,13 @@ import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { planMessages } from '../prompts.ts';
 import { TASK_PLAN_READABLE, TaskPlanSchema } from '../schemas.ts';
-import { selectTasks } from '../select-tasks.ts';
+import { selectLevelTasks } from '../select-tasks.ts';
 import type { DivergentStateType, DivergentUpdate } from '../state.ts';
 import { readSteering } from '../steer.ts';
 
 /**
  * Plans the next level from the latest summary: the model proposes tasks; the person's added tasks come
- * first; the rest are ranked by priority and cut at `maxParallel` (see `selectTasks`).
+ * first; the rest are ranked by priority and cut at `maxParallel` (see `selectLevelTasks`).
  */
 export function planTasks(deps: DivergentDeps) {
   return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
@@ -36,21 +36,16 @@ export function planTasks(deps: DivergentDeps) {
     // Read after the model's answer: what the person added or decided while it planned counts for this level.
     const steering = await readSteering(deps, state);
     if (steering.stop) return { plan: [], stopRequested: true };
-    const added = [...state.extraTasks, ...steering.tasks];
-    const proposed = [...added.map((t) => ({ ...t, priority: 5 })), ...answer.value.tasks];
-    const pinned = added.length;
-    const { run: chosen, dropped } = selectTasks(
-      proposed,
+    const { run: plan, dropped } = selectLevelTasks(
+      [...state.extraTasks, ...steering.tasks],
+      answer.value.tasks,
       state.maxParallel,
       deps.skills,
       state.language,
       state.level + 1,
     );
-    // The person's own tasks run even when the model ranked its own as high.
-    const extra = chosen.filter((t) => proposed.indexOf(t) < pinned);
-    const rest = chosen.filter((t) => proposed.indexOf(t) >= pinned);
     return {
-      plan: [...extra, ...rest],
+      plan,
       planRationale: answer.value.rationale,
       dropped,
       extraTasks: [],

@@ -1,25 +1,24 @@
 import { isGraphInterrupt, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import { isAgentError } from '../../../errors/agent-error.ts';
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
+import { isBudgetExhausted } from '../budget.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import type { DivergentStateType, DivergentUpdate, TaskOutcome } from '../state.ts';
 import { readSteering } from '../steer.ts';
 
-/** Errors that end the session rather than one task: the run is cancelled, or the map's budget is spent. */
-function endsSession(error: unknown, signal: AbortSignal | undefined): boolean {
-  return (
-    isGraphInterrupt(error) || Boolean(signal?.aborted) || (isAgentError(error) && error.code === 'BUDGET_EXHAUSTED')
-  );
+/** Errors that end the run rather than one task: it paused, or it was cancelled. */
+function endsRun(error: unknown, signal: AbortSignal | undefined): boolean {
+  return isGraphInterrupt(error) || Boolean(signal?.aborted);
 }
 
 /**
  * Runs one task of a level (a `Send` branch: `state.task` is its task) with its skill, streaming its text to
- * its node. Done: the node is concluded with the result (sources and code kept in a message). Failed: the
- * node is FAILED with the reason, and the level goes on. Skipped by the person (before or while it runs) or
- * ended by a stop: SKIPPED, its node FAILED with that reason. A finished branch is checkpointed as the
- * superstep's write, so a resumed session does not run it again.
+ * its node. Done: the node is concluded with the result (sources, code and citations kept in a message).
+ * Failed: the node is FAILED with the reason, and the level goes on; when the reason is the map's budget, the
+ * session then writes its final output from the finished results (`budgetOut`). Skipped by the person (before
+ * or while it runs) or ended by a stop: SKIPPED, its node FAILED with that reason. A finished branch is
+ * checkpointed as the superstep's write, so a resumed session does not run it again.
  */
 export function runTask(deps: DivergentDeps) {
   return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
@@ -29,6 +28,7 @@ export function runTask(deps: DivergentDeps) {
     const where = { level: task.level, key: task.key, nodeId: task.nodeId };
     // The person may skip the task or stop the session before it runs or while it runs (its own signal).
     const own = deps.steering?.taskSignal(task.key);
+    let budgetOut = false;
     try {
       const steering = await readSteering(deps, state);
       const skipped = steering.skipped.has(task.key) || steering.stop;
@@ -42,7 +42,7 @@ export function runTask(deps: DivergentDeps) {
         type: 'DivergentTaskFinished',
         payload: { ...where, status: outcome.status, reason: outcome.reason },
       });
-      return { results: [outcome] };
+      return { results: [outcome], ...(budgetOut ? { budgetOut } : {}) };
     } finally {
       deps.steering?.release(task.key);
     }
@@ -73,7 +73,8 @@ export function runTask(deps: DivergentDeps) {
           signal,
           onToken: (text) => deps.events.tokensStreamed(run, text),
         });
-        if (result.sources.length || result.code)
+        const cites = result.cites ?? [];
+        if (result.sources.length || result.code || cites.length)
           await deps.store.postMessage({
             nodeId: task.nodeId,
             conversation: 'CONCLUDE',
@@ -84,7 +85,7 @@ export function runTask(deps: DivergentDeps) {
             metadata: {
               divergentSkill: task.skill,
               ...(result.code ? { code: result.code } : {}),
-              cites: result.cites ?? [],
+              cites,
             },
             idempotencyKey: writeKey(config, 'runTask', task.key, 'result'),
           });
@@ -95,8 +96,9 @@ export function runTask(deps: DivergentDeps) {
         });
         return { ...base, status: 'DONE', text: result.text, reason: null, sources: result.sources };
       } catch (error) {
-        if (endsSession(error, config.signal)) throw error;
+        if (endsRun(error, config.signal)) throw error;
         if (own?.aborted) return null;
+        budgetOut = isBudgetExhausted(error);
         const reason = error instanceof Error ? error.message : String(error);
         await deps.store.setNodeStatus(task.nodeId, 'FAILED', reason);
         return { ...base, status: 'FAILED', text: '', reason, sources: [] };
