@@ -154,7 +154,7 @@ export type {
 } from './ports/divergent-steering-port.ts';
 export { NO_STEERING } from './ports/divergent-steering-port.ts';
 export type { CreateDivergentNodeInput, DivergentStorePort } from './ports/divergent-store-port.ts';
-export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
+export type { AgentQuestion, EventPort, RunRef, StepOutcome } from './ports/event-port.ts';
 export { SILENT_EVENTS } from './ports/event-port.ts';
 export type {
   KnowledgePort,

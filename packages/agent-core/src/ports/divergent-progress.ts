@@ -1,3 +1,4 @@
+import type { DivergentOutcome, EndedDivergentTaskStatus } from '../domain/enums.ts';
 import type { DivergentSkillName } from './divergent-skills-port.ts';
 
 /** A scored dimension of a completion evaluation. */
@@ -36,7 +37,7 @@ export type DivergentProgress =
         level: number;
         key: string;
         nodeId: string;
-        status: 'DONE' | 'FAILED' | 'SKIPPED';
+        status: EndedDivergentTaskStatus;
         reason: string | null;
       };
     }
@@ -54,5 +55,5 @@ export type DivergentProgress =
     }
   | {
       type: 'DivergentFinished';
-      payload: { outcome: 'FINISHED' | 'ALL_FAILED'; level: number; finalNodeId: string | null; note: string };
+      payload: { outcome: DivergentOutcome; level: number; finalNodeId: string | null; note: string };
     };

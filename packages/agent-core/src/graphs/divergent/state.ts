@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Language } from '../../domain/enums.ts';
+import type { DivergentOutcome, EndedDivergentTaskStatus, Language } from '../../domain/enums.ts';
 import type { DivergentSkillName } from '../../ports/divergent-skills-port.ts';
 import type { KnowledgeSource } from '../../ports/knowledge-port.ts';
 import type { CompletionEvaluation, PlannedTask } from './schemas.ts';
@@ -38,7 +38,7 @@ export interface TaskOutcome {
   nodeId: string;
   name: string;
   skill: DivergentSkillName;
-  status: 'DONE' | 'FAILED' | 'SKIPPED';
+  status: EndedDivergentTaskStatus;
   /** The result (DONE) as Markdown; empty when failed. */
   text: string;
   /** Why it failed (FAILED) or did not run (SKIPPED). */
@@ -103,7 +103,7 @@ export const DivergentState = Annotation.Root({
   /** The final output's node, the note on how the session ended, and the outcome. */
   finalNodeId: last<string | null>(() => null),
   note: last<string | null>(() => null),
-  outcome: last<'FINISHED' | 'ALL_FAILED' | null>(() => null),
+  outcome: last<DivergentOutcome | null>(() => null),
 });
 /** @see DivergentState */
 export type DivergentStateType = typeof DivergentState.State;
