@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
+import { createUnderLatestSummary } from '../latest-summary.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { finalMessages } from '../prompts.ts';
 import type { DivergentStateType, DivergentUpdate } from '../state.ts';
@@ -24,11 +25,8 @@ export function endNote(state: DivergentStateType): string {
 export function writeFinal(deps: DivergentDeps) {
   return async (state: DivergentStateType, config: LangGraphRunnableConfig): Promise<DivergentUpdate> => {
     const title = state.language === 'zh' ? '最终输出' : 'Final output';
-    const node = await deps.store.createDivergentNode({
-      mapId: state.mapId,
-      parentId: state.summaryNodeId ?? state.nodeId,
+    const node = await createUnderLatestSummary(deps, state, {
       question: title,
-      goal: state.intent.split('\n')[0] ?? '',
       role: 'FINAL',
       level: Math.max(0, state.level),
       idempotencyKey: writeKey(config, 'writeFinal', 'node'),
