@@ -411,9 +411,12 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
           const access = await resolveAccess(token, identity);
           viewers.set(ctx, access);
           // Revoking the token (on any instance) or its expiry closes its WebSockets (4403 Forbidden, graphql-ws'
-          // own code), once their subscriptions have sent their last error.
+          // own code), once their subscriptions have sent their last error and their `complete`: graphql-ws queues
+          // that message on the socket in the same job as the subscription's end, so the close frame waits for the
+          // next turn of the event loop and follows it (the client sees the subscription complete, not cut off).
           const socket = ctx.extra.socket;
-          const untrack = revocations.track(access, () => socket.close(4403, 'Forbidden'), { last: true });
+          const closeAfterComplete = () => void setImmediate(() => socket.close(4403, 'Forbidden'));
+          const untrack = revocations.track(access, closeAfterComplete, { last: true });
           socket.once('close', untrack);
           return true;
         } catch (error) {

@@ -1,7 +1,6 @@
 import { createThinkingMapClient } from '@thinkingmap/client';
 import type { Database } from '@thinkingmap/db';
 import { createTestDatabase, postgresReachable, type TestDatabase } from '@thinkingmap/db/testing';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type App, buildApp } from '../src/app.ts';
@@ -9,23 +8,9 @@ import { createUserWithToken } from '../src/auth/tokens.ts';
 import { collectOverWebSocket } from './helpers/event-collector.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
 import { fileRedisChannel } from './helpers/redis-channel.ts';
+import { redisAnswers, sharedRedisUrl as redisUrl } from './helpers/redis-reachable.ts';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-const reachable = (await redisReachable()) && (await postgresReachable());
+const reachable = (await redisAnswers()) && (await postgresReachable());
 if (!reachable && process.env.CI) throw new Error('Redis and PostgreSQL are required in CI');
 if (!reachable) console.warn('\n  ⚠ SKIPPED: Redis fan-out tests (Redis or PostgreSQL unreachable)\n');
 

@@ -138,12 +138,7 @@ export type {
   NotesPort,
 } from './ports/consultation-store-port.ts';
 export type { CriticScope, CriticStorePort, ScopedNode, SuggestionInput } from './ports/critic-store-port.ts';
-export {
-  DIVERGENT_OUTCOMES,
-  type DivergentOutcome,
-  type DivergentProgress,
-  type ScoredDimension,
-} from './ports/divergent-progress.ts';
+export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
 export type {
   CitableResult,
@@ -160,7 +155,7 @@ export type {
 } from './ports/divergent-steering-port.ts';
 export { NO_STEERING } from './ports/divergent-steering-port.ts';
 export type { CreateDivergentNodeInput, DivergentStorePort } from './ports/divergent-store-port.ts';
-export type { AgentQuestion, EventPort, RunRef } from './ports/event-port.ts';
+export type { AgentQuestion, EventPort, RunRef, StepOutcome } from './ports/event-port.ts';
 export { SILENT_EVENTS } from './ports/event-port.ts';
 export type {
   KnowledgePort,

@@ -4,7 +4,7 @@
  * web app all take their values from here, so adding a value is one edit.
  *
  * The database enums are generated from `prisma/schema.prisma`. The facts stored as plain strings (values
- * with hyphens, which a Prisma enum cannot spell) are declared below in the same `{ NAME: value } as const`
+ * with hyphens, which a Prisma enum cannot spell, and the values of event payloads) are declared below in the same `{ NAME: value } as const`
  * shape, so `z.enum(X)`, `builder.enumType(X, …)` and `Object.values(X)` work alike on both.
  */
 import { RunStatus } from '../generated/sqlite/enums.ts';
@@ -57,6 +57,17 @@ export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = [
  */
 export const ANSWERABLE_RUN_STATUSES: readonly RunStatus[] = [RunStatus.WAITING, RunStatus.PAUSED];
 
+/**
+ * The statuses of a run that has not ended ({@link ACTIVE_RUN_STATUSES} and {@link ANSWERABLE_RUN_STATUSES}): the
+ * person can still cancel it, or steer it (a divergent session).
+ */
+export const OPEN_RUN_STATUSES: readonly RunStatus[] = [
+  ...new Set([...ACTIVE_RUN_STATUSES, ...ANSWERABLE_RUN_STATUSES]),
+];
+
+/** Whether a run of `status` has not ended ({@link OPEN_RUN_STATUSES}). */
+export const isRunOpen = (status: string): boolean => (OPEN_RUN_STATUSES as readonly string[]).includes(status);
+
 /** The agent graphs a run can execute (`AgentRun.agent`). */
 export const AgentGraph = {
   /** Restates the problem until the person confirms it, then creates the root node. */
@@ -72,3 +83,65 @@ export const AgentGraph = {
 } as const;
 /** One of {@link AgentGraph}'s values. */
 export type AgentGraph = (typeof AgentGraph)[keyof typeof AgentGraph];
+
+/**
+ * Where a task of a divergent level stands (folded from its session's events; `DivergentTask.status`): planned,
+ * running, or one of {@link ENDED_DIVERGENT_TASK_STATUSES}.
+ */
+export const DivergentTaskStatus = {
+  /** Created with its level, not started yet. */
+  PLANNED: 'PLANNED',
+  RUNNING: 'RUNNING',
+  DONE: 'DONE',
+  /** Its skill failed; the task's `reason` says why. */
+  FAILED: 'FAILED',
+  /** Skipped by the person, or the session stopped before it ended. */
+  SKIPPED: 'SKIPPED',
+} as const;
+/** One of {@link DivergentTaskStatus}'s values. */
+export type DivergentTaskStatus = (typeof DivergentTaskStatus)[keyof typeof DivergentTaskStatus];
+
+/** The statuses a divergent task ends with (`DivergentTaskFinished.status`): it can no longer be skipped. */
+export const ENDED_DIVERGENT_TASK_STATUSES = [
+  DivergentTaskStatus.DONE,
+  DivergentTaskStatus.FAILED,
+  DivergentTaskStatus.SKIPPED,
+] as const;
+/** One of {@link ENDED_DIVERGENT_TASK_STATUSES}. */
+export type EndedDivergentTaskStatus = (typeof ENDED_DIVERGENT_TASK_STATUSES)[number];
+
+/** Whether a divergent task of `status` has ended ({@link ENDED_DIVERGENT_TASK_STATUSES}). */
+export const isDivergentTaskEnded = (status: string): boolean =>
+  (ENDED_DIVERGENT_TASK_STATUSES as readonly string[]).includes(status);
+
+/** How a divergent session ended (`DivergentFinished.outcome`). */
+export const DivergentOutcome = {
+  /** With its final output. */
+  FINISHED: 'FINISHED',
+  /** Every task of a level failed: no final output. */
+  ALL_FAILED: 'ALL_FAILED',
+  /** The map's token budget ran out before a final output could be written. */
+  BUDGET_EXHAUSTED: 'BUDGET_EXHAUSTED',
+} as const;
+/** One of {@link DivergentOutcome}'s values. */
+export type DivergentOutcome = (typeof DivergentOutcome)[keyof typeof DivergentOutcome];
+
+/** Whether an agent entered or left a step of its graph (`AgentStep.phase`). */
+export const AgentStepPhase = { ENTERED: 'ENTERED', LEFT: 'LEFT' } as const;
+/** One of {@link AgentStepPhase}'s values. */
+export type AgentStepPhase = (typeof AgentStepPhase)[keyof typeof AgentStepPhase];
+
+/** How a node's context items changed (`ContextUpdated.action`). */
+export const ContextAction = { ADDED: 'ADDED', REMOVED: 'REMOVED' } as const;
+/** One of {@link ContextAction}'s values. */
+export type ContextAction = (typeof ContextAction)[keyof typeof ContextAction];
+
+/** Where something an agent had in its context at a step came from (`RunStepContext.source`). */
+export const StepContextSource = {
+  /** One of the node's context items. */
+  CONTEXT_ITEM: 'CONTEXT_ITEM',
+  /** A message of the node's conversations. */
+  MESSAGE: 'MESSAGE',
+} as const;
+/** One of {@link StepContextSource}'s values. */
+export type StepContextSource = (typeof StepContextSource)[keyof typeof StepContextSource];

@@ -9,7 +9,7 @@ import {
   type TokenLedger,
   type TokenReservation,
 } from '@thinkingmap/agent-core';
-import type { Database, Language } from '@thinkingmap/db';
+import type { Database, Language, Tx } from '@thinkingmap/db';
 import { lockMap } from '../commands/mutate-map.ts';
 
 /** How long a call refused for want of budget waits for calls in progress to settle (default 60 s). */
@@ -38,8 +38,17 @@ type Attempt =
  * `BUDGET_EXHAUSTED` if the budget still cannot hold it. A run that died holds nothing: only RUNNING runs
  * count, and a run's next reservation replaces what it held.
  *
- * Like a run's lease, this is coordination between runs, not a change anyone watches: no event, through the
- * single write path (`Database.write`).
+ * The one write to a map's data beside `mutateMap`, on purpose. Its writes (a run's `tokensReserved`, a
+ * run's `promptTokens`/`completionTokens`, the map's `tokensUsed`) are coordination between runs, like a
+ * run's lease: they make no event (dashboards read the runs' figures, and `map.tokensUsed` is in the read
+ * cache's key, see `map-response-cache.ts`), need no receipt (no idempotency key: a repeated model call spent
+ * its tokens again) and no access check (the run acts as the owner it was started by). What `mutateMap` would
+ * add is a read of the whole map row on each settle and the owner check, measured at about 0.8 ms per model
+ * call of a budgeted map (reserve + settle: 4.5 → 5.3 ms median on PostgreSQL; alike within noise on SQLite).
+ * The guarantees are `mutateMap`'s: each write is one transaction through the single write path
+ * (`Database.write`, SQLite's one-writer queue) that takes the map's row lock first ({@link lockMap}), so
+ * reservations never race, and the locks are taken in one order (map, then run): a settle that updated its
+ * run's row before the map's could deadlock on PostgreSQL with a reservation of the same run's parallel calls.
  */
 export class MapTokenLedgers {
   readonly #waiters = new Map<string, Set<() => void>>();
@@ -78,8 +87,7 @@ export class MapTokenLedgers {
   }
 
   #attempt(run: { id: string; mapId: string }, promptTokens: number): Promise<Attempt> {
-    return this.db.write(async (tx): Promise<Attempt> => {
-      await lockMap({ db: this.db }, tx, run.mapId);
+    return this.#locked(run.mapId, async (tx): Promise<Attempt> => {
       const map = await tx.map.findUnique({
         where: { id: run.mapId },
         select: { tokenBudget: true, tokensUsed: true },
@@ -102,7 +110,7 @@ export class MapTokenLedgers {
       maxTokens,
       settle: async (usage: ModelUsage) => {
         const spent = usage.promptTokens + usage.completionTokens;
-        await this.db.write(async (tx) => {
+        await this.#locked(run.mapId, async (tx) => {
           await tx.agentRun.updateMany({
             where: { id: run.id },
             data: {
@@ -116,6 +124,14 @@ export class MapTokenLedgers {
         for (const wake of this.#waiters.get(run.mapId) ?? []) wake();
       },
     };
+  }
+
+  /** Runs `work` in one write transaction that first takes `mapId`'s row lock, as `mutateMap` does. */
+  #locked<T>(mapId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.write(async (tx) => {
+      await lockMap({ db: this.db }, tx, mapId);
+      return work(tx);
+    });
   }
 
   /** Resolves when a call on `mapId` settles in this process, after `ms`, or when `signal` aborts. */

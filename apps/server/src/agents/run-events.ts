@@ -1,4 +1,12 @@
-import type { AgentQuestion, DivergentProgress, EventPort, ModelUsage, RunRef } from '@thinkingmap/agent-core';
+import type {
+  AgentQuestion,
+  DivergentProgress,
+  EventPort,
+  ModelUsage,
+  RunRef,
+  StepOutcome,
+} from '@thinkingmap/agent-core';
+import { AgentStepPhase } from '@thinkingmap/db/enums';
 import type { PendingEvent } from '../events/map-event.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
@@ -22,14 +30,20 @@ export class RunEvents implements EventPort {
 
   stepEntered(run: RunRef, step: string): void {
     this.currentStep = step;
-    this.#step(run, step, 'ENTERED', null, null);
+    this.#step(run, step, AgentStepPhase.ENTERED, null, null);
   }
 
-  stepLeft(run: RunRef, step: string, outcome: 'done' | 'interrupted' | 'failed', durationMs: number): void {
-    this.#step(run, step, 'LEFT', outcome, Math.round(durationMs));
+  stepLeft(run: RunRef, step: string, outcome: StepOutcome, durationMs: number): void {
+    this.#step(run, step, AgentStepPhase.LEFT, outcome, Math.round(durationMs));
   }
 
-  #step(run: RunRef, step: string, phase: 'ENTERED' | 'LEFT', outcome: string | null, durationMs: number | null): void {
+  #step(
+    run: RunRef,
+    step: string,
+    phase: AgentStepPhase,
+    outcome: StepOutcome | null,
+    durationMs: number | null,
+  ): void {
     this.flushTokens();
     const payload = {
       runId: run.runId,

@@ -8,13 +8,12 @@ import {
   type SubQuestionProposal,
 } from '@thinkingmap/agent-core';
 import {
-  ACTIVE_RUN_STATUSES,
   AgentGraph,
   type AgentRun,
-  ANSWERABLE_RUN_STATUSES,
   ConclusionKind,
   DecompositionStrategy,
   isGateQuestion,
+  isRunOpen,
   NodeIntent,
   QuestionKind,
   type RunLog,
@@ -90,7 +89,6 @@ async function pausedRunsToReplace(
 }
 
 /** Runs that can still be cancelled: active ones, and those paused on an expired gate. */
-const CANCELLABLE_RUN_STATUSES = [...new Set([...ACTIVE_RUN_STATUSES, ...ANSWERABLE_RUN_STATUSES])];
 
 /**
  * Moves a question out of `from` (PENDING by default) with `data` and tells subscribers. Returns how many
@@ -591,7 +589,7 @@ export class RunService {
     if (!found) throw new NotFoundError('AgentRun', runId);
     const run = await mutateMap(ctx, found.mapId, async (tx, emit) => {
       const current = await tx.agentRun.findUniqueOrThrow({ where: { id: runId } });
-      if (!CANCELLABLE_RUN_STATUSES.includes(current.status)) {
+      if (!isRunOpen(current.status)) {
         throw new ValidationError('runId', `the run has already ended (${current.status.toLowerCase()})`);
       }
       return cancelRunIn(tx, emit, current, 'cancelled by the person');

@@ -1,4 +1,5 @@
 import {
+  ContextAction,
   type ContextItem,
   ConversationKind,
   type Message,
@@ -113,7 +114,7 @@ export async function addContextItem(ctx: CommandContext, raw: unknown): Promise
     const item = await tx.contextItem.create({ data: { ...input, mapId } });
     emit({
       type: 'ContextUpdated',
-      payload: { nodeId: input.nodeId, action: 'ADDED', item: toContextItemSnapshot(item) },
+      payload: { nodeId: input.nodeId, action: ContextAction.ADDED, item: toContextItemSnapshot(item) },
     });
     return item;
   });
@@ -130,7 +131,7 @@ export async function removeContextItem(ctx: CommandContext, raw: unknown): Prom
     await tx.contextItem.delete({ where: { id: itemId } });
     emit({
       type: 'ContextUpdated',
-      payload: { nodeId: item.nodeId, action: 'REMOVED', item: toContextItemSnapshot(item) },
+      payload: { nodeId: item.nodeId, action: ContextAction.REMOVED, item: toContextItemSnapshot(item) },
     });
     return item;
   });

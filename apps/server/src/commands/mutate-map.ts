@@ -23,8 +23,9 @@ export function assertCanChange(ctx: CommandContext, entity: string, id: string)
  * Takes the map row's lock before anything is read, so commands on one map run one after the other and
  * every check (expected version, cycles, a second root, a busy node) sees the writes committed before it.
  * PostgreSQL runs transactions at READ COMMITTED: without the lock two racing commands would both pass
- * their checks. SQLite's writes are already queued one transaction at a time. Also taken by the token ledger,
- * whose reservations on a map's budget must not race either.
+ * their checks. SQLite's writes are already queued one transaction at a time. Also taken first by the token ledger
+ * (`MapTokenLedgers`, the one write to map data beside {@link mutateMap}), whose reservations and settles on a
+ * map's budget must not race either.
  */
 export async function lockMap(ctx: Pick<CommandContext, 'db'>, tx: Tx, mapId: string): Promise<void> {
   await ctx.db.mapLog.lock(tx, mapId);

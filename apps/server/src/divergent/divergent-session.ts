@@ -1,4 +1,5 @@
 import type { DivergentSteering } from '@thinkingmap/agent-core';
+import { DivergentTaskStatus } from '@thinkingmap/db/enums';
 import type { MapEvent, StoredEvent } from '../events/map-event.ts';
 
 type Payload<K extends MapEvent['type']> = StoredEvent<K>['payload'];
@@ -14,7 +15,7 @@ export interface SessionTask {
   query: string;
   skill: string;
   priority: number;
-  status: 'PLANNED' | 'RUNNING' | 'DONE' | 'FAILED' | 'SKIPPED';
+  status: DivergentTaskStatus;
   reason: string | null;
   /** The steering id when the person added the task. */
   addedId: string | null;
@@ -122,7 +123,7 @@ export function foldDivergentSession(runId: string, events: readonly MapEvent[])
           ...t,
           addedId: t.addedId ?? null,
           level: p.level,
-          status: 'PLANNED',
+          status: DivergentTaskStatus.PLANNED,
           reason: null,
         })),
         dropped: p.dropped.map((d) => ({ ...d, level: p.level })),
@@ -134,7 +135,7 @@ export function foldDivergentSession(runId: string, events: readonly MapEvent[])
       }
     } else if (event.type === 'DivergentTaskStarted') {
       const t = task(event.payload.level, event.payload.key);
-      if (t) t.status = 'RUNNING';
+      if (t) t.status = DivergentTaskStatus.RUNNING;
     } else if (event.type === 'DivergentTaskFinished') {
       const t = task(event.payload.level, event.payload.key);
       if (t) Object.assign(t, { status: event.payload.status, reason: event.payload.reason });

@@ -1,5 +1,5 @@
 import { DIVERGENT_LIMITS, DIVERGENT_SKILL_NAMES, type DivergentSkills } from '@thinkingmap/agent-core';
-import { ACTIVE_RUN_STATUSES, AgentGraph, type AgentRun, ANSWERABLE_RUN_STATUSES, QuestionKind } from '@thinkingmap/db';
+import { AgentGraph, type AgentRun, isDivergentTaskEnded, isRunOpen, QuestionKind } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { id, parseInput } from '../commands/input.ts';
@@ -30,8 +30,6 @@ const steeringInput = z.discriminatedUnion('action', [
 export type SteeringInput = z.input<typeof steeringInput>;
 
 /** Sessions that can still be steered: running, waiting for the person, or paused on an expired review. */
-const STEERABLE = new Set([...ACTIVE_RUN_STATUSES, ...ANSWERABLE_RUN_STATUSES]);
-
 /** Tasks the person added that wait for a level at most (one level's worth). */
 const MAX_WAITING_TASKS = DIVERGENT_LIMITS.maxParallel;
 
@@ -62,7 +60,7 @@ export async function steerDivergent(ctx: CommandContext, raw: unknown, effects:
   const found = await divergentRunOf(ctx, input.sessionId);
   const { run, review } = await mutateMap(ctx, found.mapId, async (tx, emit) => {
     const run = await tx.agentRun.findUniqueOrThrow({ where: { id: found.id } });
-    if (!STEERABLE.has(run.status))
+    if (!isRunOpen(run.status))
       throw new ConflictError(`the divergent session has ended (${run.status.toLowerCase()}); nothing was changed`);
     const rows = await tx.event.findMany({
       where: { mapId: run.mapId, type: { startsWith: 'Divergent' } },
@@ -82,7 +80,7 @@ export async function steerDivergent(ctx: CommandContext, raw: unknown, effects:
     if (input.action === 'SKIP_TASK') {
       const task = session.levels.flatMap((l) => l.tasks).find((t) => t.key === input.taskKey);
       if (!task) throw new NotFoundError('DivergentTask', input.taskKey);
-      if (task.status !== 'PLANNED' && task.status !== 'RUNNING')
+      if (isDivergentTaskEnded(task.status))
         throw new ConflictError(`the task ${task.key} has already ended (${task.status.toLowerCase()})`);
       if (session.skipped.includes(task.key)) throw new ConflictError(`the task ${task.key} is already skipped`);
       emit({ type: 'DivergentSteered', payload: { ...base, taskKey: task.key } });

@@ -1,4 +1,5 @@
-import { DIVERGENT_OUTCOMES, DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
+import { DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
+import { DivergentOutcome, ENDED_DIVERGENT_TASK_STATUSES } from '@thinkingmap/db/enums';
 import { z } from 'zod';
 
 const skill = z.enum(DIVERGENT_SKILL_NAMES);
@@ -31,7 +32,7 @@ export const DIVERGENT_EVENT_PAYLOADS = {
     level: z.number().int(),
     key: z.string(),
     nodeId: z.string(),
-    status: z.enum(['DONE', 'FAILED', 'SKIPPED']),
+    status: z.enum(ENDED_DIVERGENT_TASK_STATUSES),
     reason: z.string().nullable(),
   }),
   /** A level's summary was scored: three dimensions with reasons, the overall weighted in code. */
@@ -65,7 +66,7 @@ export const DIVERGENT_EVENT_PAYLOADS = {
    */
   DivergentFinished: z.object({
     runId: z.string(),
-    outcome: z.enum(DIVERGENT_OUTCOMES),
+    outcome: z.enum(DivergentOutcome),
     level: z.number().int(),
     finalNodeId: z.string().nullable(),
     note: z.string(),

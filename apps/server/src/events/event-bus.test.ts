@@ -1,28 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileRedisChannel } from '../../tests/helpers/redis-channel.ts';
+import { redisAnswers, sharedRedisUrl as redisUrl } from '../../tests/helpers/redis-reachable.ts';
 import { createEventBus, type EventBus } from './event-bus.ts';
 import type { MapEvent } from './map-event.ts';
-
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A small event of `mapId` with sequence `seq`. */
 function tokens(mapId: string, seq: number): MapEvent {
   const payload = { runId: 'run', nodeId: null, text: `t${seq}` };
   return { type: 'AgentTokens', payload, mapId, seq, createdAt: new Date().toISOString() };
-}
-
-async function redisReachable(): Promise<boolean> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
 }
 
 describe('in-process event bus', () => {
@@ -63,7 +49,7 @@ describe('in-process event bus', () => {
   });
 });
 
-const reachable = await redisReachable();
+const reachable = await redisAnswers();
 if (!reachable && process.env.CI) throw new Error(`Redis is required in CI but ${redisUrl} is unreachable`);
 if (!reachable) console.warn(`\n  ⚠ SKIPPED: Redis event bus tests (${redisUrl} unreachable)\n`);
 

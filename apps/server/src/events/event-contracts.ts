@@ -1,3 +1,4 @@
+import { AgentStepPhase, ContextAction } from '@thinkingmap/db/enums';
 import { z } from 'zod';
 import { suggestionSnapshot } from '../critic/suggestion-snapshot.ts';
 import { decisionSnapshot } from './decision-snapshot.ts';
@@ -103,7 +104,7 @@ export const EVENT_CONTRACTS = {
   DependencyRemoved: contract(2, dependencyPayload, fromDependencyRow),
   ContextUpdated: contract(
     2,
-    z.object({ nodeId: z.string(), action: z.enum(['ADDED', 'REMOVED']), item: contextItemSnapshot }),
+    z.object({ nodeId: z.string(), action: z.enum(ContextAction), item: contextItemSnapshot }),
     { 1: wholeRow('item', toContextItemSnapshot) },
   ),
   MessagePosted: contract(2, z.object({ nodeId: z.string(), message: messageSnapshot }), {
@@ -121,7 +122,7 @@ export const EVENT_CONTRACTS = {
       graph: z.string(),
       nodeId: z.string().nullable(),
       step: z.string(),
-      phase: z.enum(['ENTERED', 'LEFT']),
+      phase: z.enum(AgentStepPhase),
       outcome: z.string().nullable(),
       durationMs: z.number().nullable(),
     }),

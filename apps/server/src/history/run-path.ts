@@ -1,6 +1,6 @@
 import { clip } from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
-import { isGateQuestion } from '@thinkingmap/db/enums';
+import { AgentStepPhase, isGateQuestion, StepContextSource } from '@thinkingmap/db/enums';
 import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
 import { toMapEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -25,11 +25,9 @@ const L = STEP_STATE_LIMITS;
 /** The step that gathers a node's context for the agents after it (process-node); its time is their context's. */
 const CONTEXT_STEP = 'collectContext';
 
-/** Where a context entry comes from: one of the node's context items, or a message of its conversations. */
-export type StepContextSource = 'CONTEXT_ITEM' | 'MESSAGE';
-
 /** One thing the agent had in its context at a step, cut to {@link STEP_STATE_LIMITS}. */
 export interface StepContextEntry {
+  /** One of the node's context items, or a message of its conversations. */
   source: StepContextSource;
   /** The context item's title, or the message's author (`USER`, `ASSISTANT`, `SYSTEM`). */
   title: string;
@@ -157,12 +155,12 @@ async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map
       .slice(-L.CONTEXT_MESSAGES);
     byTime.set(at, [
       ...itemsThen.map((i) => ({
-        source: 'CONTEXT_ITEM' as const,
+        source: StepContextSource.CONTEXT_ITEM,
         title: i.title,
         excerpt: text(i.content, L.CONTEXT_CHARS),
       })),
       ...messagesThen.map((m) => ({
-        source: 'MESSAGE' as const,
+        source: StepContextSource.MESSAGE,
         title: m.role,
         excerpt: text(m.content, L.CONTEXT_CHARS),
       })),
@@ -204,7 +202,7 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
         const { step, phase, outcome, durationMs } = event.payload;
         graph = event.payload.graph;
         const last = steps.findLast((s) => s.step === step);
-        if (phase === 'ENTERED') {
+        if (phase === AgentStepPhase.ENTERED) {
           if (last && last === visit && last.outcome === 'interrupted') {
             last.outcome = null; // resumed
             continue;

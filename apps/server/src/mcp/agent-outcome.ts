@@ -1,12 +1,18 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentRun } from '@thinkingmap/db';
 import { z } from 'zod';
 import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { type QuestionSummary, type RunSummary, summarizeQuestion, summarizeRun } from './map-snapshot.ts';
+import type { McpContext } from './mcp-context.ts';
+import { runTool, toolResult } from './tool-result.ts';
 import { MAX_WAIT_SECONDS, waitForAgents } from './wait-for-agents.ts';
 
+/** How long a tool that starts or resumes agents waits for them when `waitSeconds` is not given. */
+export const DEFAULT_WAIT_SECONDS = 15;
+
 /** The `waitSeconds` argument shared by the tools that start or resume agents. */
-export const waitSecondsArg = (fallback: number) =>
+export const waitSecondsArg = (fallback = DEFAULT_WAIT_SECONDS) =>
   z
     .number()
     .min(0)
@@ -45,4 +51,19 @@ export function describeOutcome(outcome: AgentOutcome): string {
     return `Run ${run.id} waits for an answer: ${mine.map((q) => `${q.kind} ${q.requestId}: ${q.question}`).join(' | ')}`;
   if (run.status === 'FAILED') return `Run ${run.id} failed (${run.errorCode}): ${run.error}`;
   return `Run ${run.id} is ${run.status.toLowerCase()}.`;
+}
+
+/**
+ * The work of a tool that starts or resumes a run: `start` it, wait (at most `waitSeconds`) for it to pause or
+ * end, and report where it stands ({@link agentOutcome}, {@link describeOutcome}); errors become tool errors.
+ */
+export function runAgentTool(
+  ctx: McpContext,
+  start: () => Promise<AgentRun>,
+  waitSeconds = DEFAULT_WAIT_SECONDS,
+): Promise<CallToolResult> {
+  return runTool(async () => {
+    const outcome = await agentOutcome(ctx.commands, await start(), waitSeconds);
+    return toolResult(outcome, describeOutcome(outcome));
+  }, ctx.logError);
 }

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import { redisAnswers } from './redis-reachable.ts';
 
 /** A Redis server of one test file, on a free port: started, stopped and restarted by the test (never 6379). */
 export interface PrivateRedis {
@@ -22,19 +22,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function answers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /** Starts `redis-server --save '' --appendonly no` on a free loopback port. */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
@@ -51,7 +38,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
         },
       );
       const deadline = Date.now() + 10_000;
-      while (!(await answers(url))) {
+      while (!(await redisAnswers(url))) {
         if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`);
         await new Promise((resolve) => setImmediate(resolve));
       }

@@ -1,3 +1,4 @@
+import type { DivergentOutcome, EndedDivergentTaskStatus } from '../domain/enums.ts';
 import type { DivergentSkillName } from './divergent-skills-port.ts';
 
 /** A scored dimension of a completion evaluation. */
@@ -36,7 +37,7 @@ export type DivergentProgress =
         level: number;
         key: string;
         nodeId: string;
-        status: 'DONE' | 'FAILED' | 'SKIPPED';
+        status: EndedDivergentTaskStatus;
         reason: string | null;
       };
     }
@@ -56,11 +57,3 @@ export type DivergentProgress =
       type: 'DivergentFinished';
       payload: { outcome: DivergentOutcome; level: number; finalNodeId: string | null; note: string };
     };
-
-/**
- * How a session ended: with its final output (FINISHED), when every task of a level failed (ALL_FAILED), or
- * without a final output because the map's token budget ran out (BUDGET_EXHAUSTED).
- */
-export const DIVERGENT_OUTCOMES = ['FINISHED', 'ALL_FAILED', 'BUDGET_EXHAUSTED'] as const;
-/** @see DIVERGENT_OUTCOMES */
-export type DivergentOutcome = (typeof DIVERGENT_OUTCOMES)[number];

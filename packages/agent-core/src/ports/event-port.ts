@@ -22,6 +22,9 @@ export interface AgentQuestion {
   context: Record<string, unknown>;
 }
 
+/** How a graph step ended: `interrupted` when it paused for the person (`AgentStep.outcome`). */
+export type StepOutcome = 'done' | 'interrupted' | 'failed';
+
 /**
  * What agents tell the outside world while they run. The server turns each call into a persisted,
  * sequenced map event (AgentStep, AgentQuestion, AgentTokens, RunFinished, RunFailed). Implementations
@@ -31,7 +34,7 @@ export interface EventPort {
   /** A graph step started. */
   stepEntered(run: RunRef, step: string): void;
   /** A graph step ended; `outcome` is `interrupted` when it paused for the person. */
-  stepLeft(run: RunRef, step: string, outcome: 'done' | 'interrupted' | 'failed', durationMs: number): void;
+  stepLeft(run: RunRef, step: string, outcome: StepOutcome, durationMs: number): void;
   /** The run paused with a question for the person. */
   questionAsked(run: RunRef, question: AgentQuestion): void;
   /** A piece of streamed model text for the message being written on a node. */

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Language } from '@thinkingmap/db';
 import { z } from 'zod';
 import { createMap } from '../../commands/map-commands.ts';
-import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
+import { agentOutcome, DEFAULT_WAIT_SECONDS, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
 import { runTool, toolResult } from '../tool-result.ts';
 
@@ -26,7 +26,7 @@ export function registerCreateMapTool(server: McpServer, ctx: McpContext): void 
         constraints: z.array(z.string()).optional(),
         language: z.enum(Language).optional().describe('Detected from the problem when omitted'),
         understand: z.boolean().optional().describe('Start problem understanding (default true)'),
-        waitSeconds: waitSecondsArg(15),
+        waitSeconds: waitSecondsArg(),
       },
     },
     ({ understand, waitSeconds, ...fields }) =>
@@ -35,7 +35,7 @@ export function registerCreateMapTool(server: McpServer, ctx: McpContext): void 
         const summary = { map: { id: map.id, title: map.title, language: map.language, status: map.status } };
         if (!map.problem || understand === false) return toolResult(summary, `Created map ${map.id}.`);
         const run = await ctx.runs.understandProblem(ctx.commands, map.id);
-        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? 15);
+        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? DEFAULT_WAIT_SECONDS);
         return toolResult({ ...summary, ...outcome }, `Created map ${map.id}. ${describeOutcome(outcome)}`);
       }, ctx.logError),
   );

@@ -1,9 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConclusionKind, DecompositionStrategy, NodeIntent } from '@thinkingmap/db';
 import { z } from 'zod';
-import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
+import { runAgentTool, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
-import { runTool, toolResult } from '../tool-result.ts';
 
 /** Registers `process_node`: starts the agents on a node. */
 export function registerProcessNodeTool(server: McpServer, ctx: McpContext): void {
@@ -21,14 +20,9 @@ export function registerProcessNodeTool(server: McpServer, ctx: McpContext): voi
         intent: z.enum(NodeIntent).optional().describe('What to do with the node, instead of letting the agent choose'),
         strategy: z.enum(DecompositionStrategy).optional().describe('How to split the node, when it is decomposed'),
         conclusionKind: z.enum(ConclusionKind).optional().describe('The kind of conclusion to draft'),
-        waitSeconds: waitSecondsArg(15),
+        waitSeconds: waitSecondsArg(),
       },
     },
-    ({ waitSeconds, ...input }) =>
-      runTool(async () => {
-        const run = await ctx.runs.processNode(ctx.commands, input);
-        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? 15);
-        return toolResult(outcome, describeOutcome(outcome));
-      }, ctx.logError),
+    ({ waitSeconds, ...input }) => runAgentTool(ctx, () => ctx.runs.processNode(ctx.commands, input), waitSeconds),
   );
 }

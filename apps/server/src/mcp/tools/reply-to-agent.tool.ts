@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
+import { runAgentTool, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
-import { runTool, toolResult } from '../tool-result.ts';
 
 /** Registers `reply_to_agent`: answers a waiting question, and its run resumes. */
 export function registerReplyToAgentTool(server: McpServer, ctx: McpContext): void {
@@ -23,14 +22,10 @@ export function registerReplyToAgentTool(server: McpServer, ctx: McpContext): vo
         text: z.string().optional(),
         skip: z.boolean().optional(),
         reply: z.record(z.string(), z.unknown()).optional(),
-        waitSeconds: waitSecondsArg(15),
+        waitSeconds: waitSecondsArg(),
       },
     },
     ({ requestId, waitSeconds, ...shortcut }) =>
-      runTool(async () => {
-        const run = await ctx.runs.reply(ctx.commands, requestId, shortcut);
-        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? 15);
-        return toolResult(outcome, describeOutcome(outcome));
-      }, ctx.logError),
+      runAgentTool(ctx, () => ctx.runs.reply(ctx.commands, requestId, shortcut), waitSeconds),
   );
 }

@@ -1,9 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DIVERGENT_LIMITS } from '@thinkingmap/agent-core';
 import { z } from 'zod';
-import { agentOutcome, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
+import { runAgentTool, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
-import { runTool, toolResult } from '../tool-result.ts';
 
 /** Registers `start_divergent`: divergent exploration on a node. */
 export function registerStartDivergentTool(server: McpServer, ctx: McpContext): void {
@@ -23,14 +22,9 @@ export function registerStartDivergentTool(server: McpServer, ctx: McpContext): 
         maxParallel: z.number().int().min(1).max(DIVERGENT_LIMITS.maxParallel).optional().describe('Default 8'),
         threshold: z.number().min(0).max(1).optional().describe('Completion score that ends the loop, default 0.9'),
         reviewEachLevel: z.boolean().optional().describe('Wait for your approval of each level’s tasks'),
-        waitSeconds: waitSecondsArg(15),
+        waitSeconds: waitSecondsArg(),
       },
     },
-    ({ waitSeconds, ...input }) =>
-      runTool(async () => {
-        const run = await ctx.runs.startDivergent(ctx.commands, input);
-        const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? 15);
-        return toolResult(outcome, describeOutcome(outcome));
-      }, ctx.logError),
+    ({ waitSeconds, ...input }) => runAgentTool(ctx, () => ctx.runs.startDivergent(ctx.commands, input), waitSeconds),
   );
 }

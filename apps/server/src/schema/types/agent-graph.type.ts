@@ -5,6 +5,7 @@ import {
   type TopologyNode,
   TopologyNodeKind,
 } from '@thinkingmap/agent-core';
+import { StepContextSource } from '@thinkingmap/db/enums';
 import { NotFoundError } from '../../errors/domain-errors.ts';
 import { type PathStep, type RunPath, runPath, type StepContextEntry, type StepReply } from '../../history/run-path.ts';
 import { assertMapAccess } from '../access.ts';
@@ -61,8 +62,8 @@ builder.queryField('agentGraphs', (t) =>
   }),
 );
 
-const StepContextSourceEnum = builder.enumType('StepContextSource', {
-  values: ['CONTEXT_ITEM', 'MESSAGE'] as const,
+const StepContextSourceEnum = builder.enumType(StepContextSource, {
+  name: 'StepContextSource',
   description: "CONTEXT_ITEM: one of the node's context items; MESSAGE: a message of its conversations.",
 });
 

@@ -1,6 +1,11 @@
 import type { MapEventType, StoredEvent } from '../../events/map-event.ts';
 import { builder } from '../builder.ts';
-import { DimensionRef, DivergentSteeringActionEnum } from './divergent-session.type.ts';
+import {
+  DimensionRef,
+  DivergentOutcomeEnum,
+  DivergentSteeringActionEnum,
+  DivergentTaskStatusEnum,
+} from './divergent-session.type.ts';
 
 type EventOf<K extends MapEventType> = StoredEvent<K>;
 
@@ -36,7 +41,11 @@ export function divergentEventMembers(sequenced: typeof import('./events.type.ts
         nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
         level: t.int({ resolve: (e) => e.payload.level }),
         key: t.string({ resolve: (e) => e.payload.key }),
-        status: t.string({ nullable: true, resolve: (e) => ('status' in e.payload ? e.payload.status : null) }),
+        status: t.field({
+          type: DivergentTaskStatusEnum,
+          nullable: true,
+          resolve: (e) => ('status' in e.payload ? e.payload.status : null),
+        }),
         reason: t.string({ nullable: true, resolve: (e) => ('reason' in e.payload ? e.payload.reason : null) }),
       }),
     });
@@ -70,7 +79,7 @@ export function divergentEventMembers(sequenced: typeof import('./events.type.ts
       runId: t.id({ resolve: (e) => e.payload.runId }),
       nodeId: t.id({ nullable: true, description: 'The final output node.', resolve: (e) => e.payload.finalNodeId }),
       level: t.int({ resolve: (e) => e.payload.level }),
-      outcome: t.string({ resolve: (e) => e.payload.outcome }),
+      outcome: t.field({ type: DivergentOutcomeEnum, resolve: (e) => e.payload.outcome }),
       note: t.string({ resolve: (e) => e.payload.note }),
     }),
   });

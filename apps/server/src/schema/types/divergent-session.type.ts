@@ -1,5 +1,6 @@
 import { DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
 import type { AgentRun } from '@thinkingmap/db';
+import { DivergentOutcome, DivergentTaskStatus } from '@thinkingmap/db/enums';
 import {
   type AddedTask,
   type DivergentSessionState,
@@ -34,6 +35,18 @@ export const DivergentSteeringActionEnum = builder.enumType('DivergentSteeringAc
   values: DIVERGENT_STEERING_ACTIONS,
 });
 
+/** Where a divergent task stands. */
+export const DivergentTaskStatusEnum = builder.enumType(DivergentTaskStatus, {
+  name: 'DivergentTaskStatus',
+  description: 'Where a divergent task stands: SKIPPED by the person, or because the session stopped.',
+});
+
+/** How a divergent session ended. */
+export const DivergentOutcomeEnum = builder.enumType(DivergentOutcome, {
+  name: 'DivergentOutcome',
+  description: 'FINISHED with its final output, or ALL_FAILED when every task of a level failed.',
+});
+
 export const DimensionRef = builder.objectRef<Dimension>('ScoredDimension').implement({
   description: 'One dimension of a completion score, in [0, 1], with the evaluator’s reason.',
   fields: (t) => ({ score: t.exposeFloat('score'), reason: t.exposeString('reason') }),
@@ -64,10 +77,7 @@ export const TaskRef = builder.objectRef<SessionTask>('DivergentTask').implement
     query: t.exposeString('query'),
     skill: t.exposeString('skill'),
     priority: t.exposeInt('priority'),
-    status: t.exposeString('status', {
-      description:
-        '`PLANNED`, `RUNNING`, `DONE`, `FAILED` or `SKIPPED` (skipped by the person, or the session stopped).',
-    }),
+    status: t.expose('status', { type: DivergentTaskStatusEnum }),
     reason: t.exposeString('reason', { nullable: true, description: 'Why it failed or was skipped.' }),
     addedByPerson: t.boolean({ resolve: (task) => task.addedId !== null }),
   }),
@@ -147,10 +157,11 @@ const DivergentSessionRef = builder.objectRef<Session>('DivergentSession').imple
     scores: t.field({ type: [CompletionScoreRef], resolve: (s) => s.scores }),
     runningTasks: t.field({
       type: [TaskRef],
-      resolve: (s) => s.levels.flatMap((l) => l.tasks.filter((task) => task.status === 'RUNNING')),
+      resolve: (s) => s.levels.flatMap((l) => l.tasks.filter((task) => task.status === DivergentTaskStatus.RUNNING)),
     }),
     droppedTasks: t.field({ type: [DroppedRef], resolve: (s) => s.levels.flatMap((l) => l.dropped) }),
-    outcome: t.string({
+    outcome: t.field({
+      type: DivergentOutcomeEnum,
       nullable: true,
       description:
         '`FINISHED` (with the final output), `ALL_FAILED` (every task of a level failed) or `BUDGET_EXHAUSTED` ' +

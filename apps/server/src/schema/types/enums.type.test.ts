@@ -1,5 +1,5 @@
 import * as enums from '@thinkingmap/db/enums';
-import { GraphQLEnumType } from 'graphql';
+import { GraphQLEnumType, type GraphQLObjectType, getNamedType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../schema.ts';
 
@@ -23,5 +23,18 @@ describe('the GraphQL enums', () => {
     const graphqlValues = (type as GraphQLEnumType).getValues();
     expect(graphqlValues.map((value) => value.name).sort()).toEqual(Object.values(values).sort());
     for (const value of graphqlValues) expect(value.value).toBe(value.name);
+  });
+
+  it.each([
+    ['DivergentTask', 'status', 'DivergentTaskStatus'],
+    ['DivergentTaskFinished', 'status', 'DivergentTaskStatus'],
+    ['DivergentSession', 'outcome', 'DivergentOutcome'],
+    ['DivergentFinished', 'outcome', 'DivergentOutcome'],
+    ['AgentStep', 'phase', 'AgentStepPhase'],
+    ['ContextUpdated', 'action', 'ContextAction'],
+    ['RunStepContext', 'source', 'StepContextSource'],
+  ])('should type %s.%s as the enum %s, not as a String', (type, field, enumName) => {
+    const fields = (schema.getType(type) as GraphQLObjectType).getFields();
+    expect(getNamedType(fields[field]?.type)?.name).toBe(enumName);
   });
 });

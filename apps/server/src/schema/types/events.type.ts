@@ -1,3 +1,4 @@
+import { AgentStepPhase, ContextAction } from '@thinkingmap/db/enums';
 import { ValidationError } from '../../errors/domain-errors.ts';
 import { readEvents } from '../../events/event-log.ts';
 import type { MapEvent, MapEventType, StoredEvent } from '../../events/map-event.ts';
@@ -76,14 +77,14 @@ const dependencyEvent = <K extends 'DependencyAdded' | 'DependencyRemoved'>(name
 const DependencyAdded = dependencyEvent('DependencyAdded', 'A dependency was added.');
 const DependencyRemoved = dependencyEvent('DependencyRemoved', 'A dependency was removed (its nodes may still exist).');
 
-const ContextAction = builder.enumType('ContextAction', { values: ['ADDED', 'REMOVED'] as const });
+const ContextActionEnum = builder.enumType(ContextAction, { name: 'ContextAction' });
 
 const ContextUpdated = builder.objectRef<EventOf<'ContextUpdated'>>('ContextUpdated').implement({
   description: "A node's context items changed.",
   interfaces: [SequencedEventRef],
   fields: (t) => ({
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
-    action: t.field({ type: ContextAction, resolve: (e) => e.payload.action }),
+    action: t.field({ type: ContextActionEnum, resolve: (e) => e.payload.action }),
     item: t.field({ type: 'ContextItem' as never, resolve: (e) => asRow(e.payload.item) }),
   }),
 });
@@ -200,7 +201,7 @@ const SuggestionResolved = suggestionEvent(
   'The person accepted a suggestion (its change is in the same change) or dismissed it.',
 );
 
-const StepPhase = builder.enumType('AgentStepPhase', { values: ['ENTERED', 'LEFT'] as const });
+const StepPhase = builder.enumType(AgentStepPhase, { name: 'AgentStepPhase' });
 
 const AgentStep = builder.objectRef<EventOf<'AgentStep'>>('AgentStep').implement({
   description: 'An agent entered or left a step of its graph (recognizeIntent, proposeSubQuestions, …).',

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import type { DivergentOutcome } from '../../ports/divergent-progress.ts';
+import type { DivergentOutcome } from '../../domain/enums.ts';
 import { runRefOf, writeKey } from '../shared/run-config.ts';
 import type { DivergentDeps } from './divergent-deps.ts';
 import { DIVERGENT_GRAPH } from './divergent-graph-name.ts';

@@ -1,6 +1,6 @@
 import { Command, INTERRUPT, isInterrupted, MemorySaver } from '@langchain/langgraph';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import type { Language } from '../../domain/enums.ts';
+import type { DivergentRole, Language } from '../../domain/enums.ts';
 import type {
   DivergentSkillName,
   DivergentSkills,
@@ -103,7 +103,7 @@ export function divergentGraph(
 }
 
 /** The store's nodes of a divergent role, ordered by level then position. */
-export function nodesOf(store: InMemoryStore, role: 'SUMMARY' | 'TASK' | 'FINAL') {
+export function nodesOf(store: InMemoryStore, role: DivergentRole) {
   return [...store.nodes.values()]
     .filter((n) => n.divergentRole === role)
     .sort((a, b) => (a.divergentLevel ?? 0) - (b.divergentLevel ?? 0) || a.position - b.position);

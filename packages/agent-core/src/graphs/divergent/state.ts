@@ -1,6 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Language } from '../../domain/enums.ts';
-import type { DivergentOutcome } from '../../ports/divergent-progress.ts';
+import type { DivergentOutcome, EndedDivergentTaskStatus, Language } from '../../domain/enums.ts';
 import type { DivergentSkillName } from '../../ports/divergent-skills-port.ts';
 import type { KnowledgeSource } from '../../ports/knowledge-port.ts';
 import type { CompletionEvaluation, PlannedTask } from './schemas.ts';
@@ -39,7 +38,7 @@ export interface TaskOutcome {
   nodeId: string;
   name: string;
   skill: DivergentSkillName;
-  status: 'DONE' | 'FAILED' | 'SKIPPED';
+  status: EndedDivergentTaskStatus;
   /** The result (DONE) as Markdown; empty when failed. */
   text: string;
   /** Why it failed (FAILED) or did not run (SKIPPED). */

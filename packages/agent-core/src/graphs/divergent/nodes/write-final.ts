@@ -4,6 +4,7 @@ import { isBudgetExhausted } from '../budget.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { endSession } from '../end-session.ts';
+import { createUnderLatestSummary } from '../latest-summary.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { finalMessages } from '../prompts.ts';
 import type { DivergentStateType, DivergentUpdate } from '../state.ts';
@@ -44,11 +45,8 @@ export function writeFinal(deps: DivergentDeps) {
         key: ['writeFinal', 'note'],
       });
     const title = state.language === 'zh' ? '最终输出' : 'Final output';
-    const node = await deps.store.createDivergentNode({
-      mapId: state.mapId,
-      parentId: state.summaryNodeId ?? state.nodeId,
+    const node = await createUnderLatestSummary(deps, state, {
       question: title,
-      goal: state.intent.split('\n')[0] ?? '',
       role: 'FINAL',
       level,
       idempotencyKey: writeKey(config, 'writeFinal', 'node'),

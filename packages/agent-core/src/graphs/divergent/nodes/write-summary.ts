@@ -2,6 +2,7 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
+import { createUnderLatestSummary } from '../latest-summary.ts';
 import { summarizeMessages } from '../prompts.ts';
 import { type DivergentStateType, type DivergentUpdate, outcomesOf } from '../state.ts';
 import { readSteering } from '../steer.ts';
@@ -28,11 +29,8 @@ export function writeSummary(deps: DivergentDeps) {
       onToken: (text) => deps.events.tokensStreamed(run, text),
     });
     const title = state.language === 'zh' ? `第 ${level} 层总结` : `Summary, level ${level}`;
-    const node = await deps.store.createDivergentNode({
-      mapId: state.mapId,
-      parentId: state.summaryNodeId ?? state.nodeId,
+    const node = await createUnderLatestSummary(deps, state, {
       question: title,
-      goal: state.intent.split('\n')[0] ?? '',
       role: 'SUMMARY',
       level,
       idempotencyKey: writeKey(config, 'writeSummary', level),

@@ -4,7 +4,7 @@ import { type StrategyDecision, StrategyDecisionSchema } from '../../../schemas/
 import type { AgentDeps } from '../../shared/agent-deps.ts';
 import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
-import { CHOSEN_BY_PERSON, recordDecision } from '../record-decision.ts';
+import { CHOSEN_BY_PERSON, recordStrategy } from '../record-decision.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 
 /**
@@ -26,17 +26,11 @@ export function decideStrategy(deps: AgentDeps) {
       });
       strategy = result.value;
     }
-    await deps.store.setNodeStrategy(state.nodeId, strategy.strategy);
-    await recordDecision(
+    await recordStrategy(
       deps,
       config,
       state.nodeId,
-      {
-        kind: 'STRATEGY',
-        choice: { strategy: strategy.strategy, factors: strategy.factors },
-        reason: strategy.reason,
-        decidedBy: person ? 'PERSON' : 'MODEL',
-      },
+      { strategy, decidedBy: person ? 'PERSON' : 'MODEL' },
       'decideStrategy',
     );
     return { strategy };

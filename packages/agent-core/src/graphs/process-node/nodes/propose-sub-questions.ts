@@ -6,7 +6,7 @@ import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import { contextFor } from '../agent-context.ts';
 import { offlineHintOf } from '../offline-hint.ts';
 import { PROCESS_NODE_GRAPH } from '../process-node-graph-name.ts';
-import { recordDecision } from '../record-decision.ts';
+import { recordStrategy } from '../record-decision.ts';
 import type { ProcessNodeStateType, ProcessNodeUpdate } from '../state.ts';
 import { personalStrategy } from './decide-strategy.ts';
 
@@ -22,18 +22,11 @@ export function proposeSubQuestions(deps: AgentDeps) {
     const chosen = state.strategyOverride && state.strategyOverride !== state.strategy?.strategy;
     const personal = chosen ? personalStrategy(state) : null;
     if (personal) {
-      await deps.store.setNodeStrategy(state.nodeId, personal.strategy);
-      await recordDecision(
+      await recordStrategy(
         deps,
         config,
         state.nodeId,
-        {
-          kind: 'STRATEGY',
-          choice: { strategy: personal.strategy, factors: personal.factors },
-          reason: personal.reason,
-          decidedBy: 'PERSON',
-          overridden: state.strategy ? { strategy: state.strategy.strategy, factors: state.strategy.factors } : null,
-        },
+        { strategy: personal, decidedBy: 'PERSON', overridden: state.strategy },
         'proposeSubQuestions',
         state.proposalRound + 1,
         'strategy',
