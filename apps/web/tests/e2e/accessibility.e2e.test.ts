@@ -174,6 +174,32 @@ describe.skipIf(!run)('accessibility and language', () => {
     expect(await page.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
   });
 
+  it('should offer neither “Sign in” nor the local user while the first viewer read fails, and the local user once it answers', async () => {
+    const { page: cut } = await openPage(browser);
+    // Remembers whether a "Sign in" link ever appeared in the header, however briefly.
+    await cut.addInitScript(() => {
+      const seen = window as unknown as { signInShown: boolean };
+      seen.signInShown = false;
+      new MutationObserver(() => {
+        if (document.querySelector('header a[href="/signin"]')) seen.signInShown = true;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await cut.route('**/graphql', (route) =>
+      route.request().postData()?.includes('query Viewer') ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await cut.goto(mapUrl);
+    await card(cut, 'Where should it be?').waitFor();
+    expect(await cut.getByTestId('viewer').count()).toBe(0);
+    expect(await cut.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+
+    await cut.unroute('**/graphql');
+    await cut.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect.poll(() => cut.getByTestId('viewer').textContent()).toBe('Signed in as local user');
+    expect(await cut.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+    expect(await cut.evaluate(() => (window as unknown as { signInShown: boolean }).signInShown)).toBe(false);
+    await cut.context().close();
+  });
+
   it('should scroll the panel back to the top for another node, and never sideways', async () => {
     await page.goto(mapUrl);
     await selectNode(page, 'Near the station?');

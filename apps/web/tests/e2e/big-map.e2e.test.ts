@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import { NODE, UPDATE_NODE } from '@thinkingmap/client';
+import { NODE, SET_CONCLUSION, UPDATE_NODE } from '@thinkingmap/client';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
@@ -305,6 +305,21 @@ describe.skipIf(!run)(`a ${COUNT}-node map in Chromium`, () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
       .toMatch(/^Question 7:/);
+    // Page Down moves a screenful of rows and Page Up comes back; a typed letter goes to the next question
+    // starting with it (here every question starts with Q).
+    const focusedTop = () => page.evaluate(() => Number.parseFloat((document.activeElement as HTMLElement).style.top));
+    const perScreen = await outline.locator('.scroller').evaluate((el) => Math.floor(el.clientHeight / 32));
+    const from = await focusedTop();
+    await page.keyboard.press('PageDown');
+    await expect.poll(focusedTop).toBe(from + perScreen * 32);
+    await page.keyboard.press('PageUp');
+    await expect.poll(focusedTop).toBe(from);
+    await page.keyboard.press('q');
+    await expect.poll(focusedTop).toBe(from + 32);
+    await page.keyboard.press('ArrowUp');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toMatch(/^Question 7:/);
     await page.keyboard.press('Enter');
     await expect
       .poll(() => page.getByTestId('node-panel').locator('[data-field="question"] .value').textContent())
@@ -315,6 +330,39 @@ describe.skipIf(!run)(`a ${COUNT}-node map in Chromium`, () => {
     await page.getByRole('button', { name: 'Outline', exact: true }).click();
   });
 
+  it('should find goals and conclusions too, say which of them matched, and jump to their question', async () => {
+    await call(server.api.client, SET_CONCLUSION, {
+      input: { nodeId: ids[1500]!, conclusion: 'Rent the corner unit by the station.', kind: 'DECISION' },
+    });
+    const search = page.locator('#map-search');
+    const found = (query: string) =>
+      expect.poll(async () => {
+        await search.fill(query);
+        return [
+          ...(await page.getByTestId('search-count').allTextContents()),
+          ...(await page.getByRole('option').locator('.where').allTextContents()),
+        ];
+      });
+    await found('goal 1998').toEqual(['1 found', expect.stringMatching(/^Goal:\s*Goal 1998$/)]);
+    await search.press('Enter');
+    const goal = card(page, 'Question 1998: what about part 1998 of the plan?');
+    await expect.poll(() => goal.getAttribute('aria-selected')).toBe('true');
+
+    // A conclusion written from another place arrives live and is found too.
+    await found('corner unit').toEqual([
+      '1 found',
+      expect.stringMatching(/^Conclusion:\s*Rent the corner unit by the station\.$/),
+    ]);
+    await screenshot(page, 'big-03b-search-conclusion');
+    await search.press('Enter');
+    const concluded = card(page, 'Question 1500: what about part 1500 of the plan?');
+    await expect.poll(() => concluded.getAttribute('aria-selected')).toBe('true');
+    expect(await concluded.getAttribute('class')).toContain('current');
+    await search.press('Escape');
+    await search.press('Escape');
+    await page.getByTestId('node-panel').getByRole('button', { name: 'Close the details' }).click();
+  });
+
   it('should move the map to where the minimap is clicked', async () => {
     const minimap = (await page.getByTestId('minimap').boundingBox())!;
     const before = await viewportOf(page);
@@ -322,5 +370,56 @@ describe.skipIf(!run)(`a ${COUNT}-node map in Chromium`, () => {
     const after = await viewportOf(page);
     expect(after.y).not.toBe(before.y);
     expect(after.k).toBe(before.k);
+  });
+
+  it.each([
+    ['zh-CN', 'zh', 'desktop'],
+    ['en-US', 'en', 'phone'],
+    ['zh-CN', 'zh', 'phone'],
+  ] as const)('should search, fold, outline and fit the same in %s (%s) on a %s', async (locale, lang, screen) => {
+    const say = (en: string, zh: string) => (lang === 'en' ? en : zh);
+    const { page: other } = await openPage(browser, locale, screen);
+    await other.goto(mapUrl);
+    await card(other, 'Question 0: what about part 0 of the plan?').waitFor();
+    const search = other.locator('#map-search');
+    await search.fill('goal 330');
+    await other
+      .getByRole('option')
+      .filter({ hasText: say('Goal:', '目标：') })
+      .waitFor();
+    // The field that matched, with the language's own colon (Chinese's full-width one takes no space after it).
+    expect(await other.getByRole('option').first().locator('.where').textContent()).toBe(
+      say('Goal: Goal 330', '目标：Goal 330'),
+    );
+    await screenshot(other, `big-${lang}-${screen}-01-search`);
+    await search.press('Enter');
+    await other
+      .getByTestId('node-panel')
+      .getByRole('button', { name: say('Close the details', '关闭详情') })
+      .click();
+    await search.press('Escape');
+    await search.press('Escape');
+
+    // The found question, folded.
+    const found = card(other, 'Question 330: what about part 330 of the plan?');
+    await found.locator('[data-fold]').click();
+    await expect.poll(() => found.getAttribute('aria-expanded')).toBe('false');
+    await screenshot(other, `big-${lang}-${screen}-02-fold`);
+
+    const outlineButton =
+      screen === 'phone'
+        ? other.getByTestId('view-switch')
+        : other.getByRole('button', { name: say('Outline', '大纲'), exact: true });
+    await outlineButton.click();
+    await other.getByTestId('outline').getByRole('treeitem').first().waitFor();
+    await screenshot(other, `big-${lang}-${screen}-03-outline`);
+    await outlineButton.click();
+
+    await other.getByRole('button', { name: say('Fit the map', '适应窗口') }).click();
+    await expect.poll(() => other.getByTestId('viewport').getAttribute('data-detail')).toBe('overview');
+    // Two thousand nodes fitted whole: too small for a whole percentage, not nothing.
+    expect(await other.locator('.zoom').textContent()).toBe('<1%');
+    await screenshot(other, `big-${lang}-${screen}-04-fit`);
+    await other.context().close();
   });
 });

@@ -20,6 +20,25 @@ async function exportAs(page: Page, item: string | RegExp) {
   return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
 }
 
+/** The texts of an SVG image as the browser parses it (null when it is not well-formed). */
+function svgTexts(page: Page, svg: string) {
+  return page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return doc.getElementsByTagName('parsererror').length
+      ? null
+      : [...doc.querySelectorAll('text')].map((t) => t.textContent ?? '');
+  }, svg);
+}
+
+/** Whether `bytes` start with PNG's signature, and the image's width and height (its IHDR). */
+function pngOf(bytes: Buffer) {
+  return {
+    signature: [...bytes.subarray(0, 8)].join(',') === '137,80,78,71,13,10,26,10',
+    width: bytes.readUInt32BE(16),
+    height: bytes.readUInt32BE(20),
+  };
+}
+
 /** The outline an outliner would read from an OPML file (parsed by the browser's XML parser): text and children. */
 function outlineOf(page: Page, xml: string) {
   return page.evaluate((text) => {
@@ -95,20 +114,16 @@ describe.skipIf(!run)('exporting and sharing a map', () => {
   it('should export the map as an SVG and a PNG image', async () => {
     const svg = await exportAs(page, 'SVG image (.svg)');
     expect(svg.name).toBe('Café-plan.svg');
-    const texts = await page.evaluate((text) => {
-      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-      return doc.getElementsByTagName('parsererror').length
-        ? null
-        : [...doc.querySelectorAll('text')].map((t) => t.textContent);
-    }, svg.bytes.toString());
+    const texts = await svgTexts(page, svg.bytes.toString());
     expect(texts).toEqual(expect.arrayContaining(['Café plan', 'Should I open a café?', 'Concluded']));
 
     const png = await exportAs(page, 'PNG image (.png)');
     expect(png.name).toBe('Café-plan.png');
-    expect([...png.bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
-    // Drawn at twice the size for sharp text: the IHDR width and height.
-    expect(png.bytes.readUInt32BE(16)).toBeGreaterThan(800);
-    expect(png.bytes.readUInt32BE(20)).toBeGreaterThan(300);
+    const image = pngOf(png.bytes);
+    expect(image.signature).toBe(true);
+    // Drawn at twice the size for sharp text.
+    expect(image.width).toBeGreaterThan(800);
+    expect(image.height).toBeGreaterThan(300);
   });
 
   it('should export a branch, and copy a branch as Markdown to the clipboard', async () => {
@@ -125,6 +140,19 @@ describe.skipIf(!run)('exporting and sharing a map', () => {
     expect(branch).toMatch(/^# Where should it be\?/);
     expect(branch).toContain('Near the station?');
     expect(branch).not.toContain('What will it cost?');
+
+    // The branch as images: its own questions only.
+    const svg = await exportAs(page, 'SVG image (.svg)');
+    expect(svg.name).toBe('Where-should-it-be.svg');
+    const texts = (await svgTexts(page, svg.bytes.toString())) ?? [];
+    expect(texts).toEqual(expect.arrayContaining(['Where should it be?', 'Near the station?']));
+    expect(texts.join(' ')).not.toMatch(/What will it cost\?|Should I open a café\?/);
+    const png = await exportAs(page, 'PNG image (.png)');
+    expect(png.name).toBe('Where-should-it-be.png');
+    const image = pngOf(png.bytes);
+    expect(image.signature).toBe(true);
+    expect(image.width).toBeGreaterThan(400);
+    expect(image.height).toBeGreaterThan(100);
 
     await page.getByTestId('node-panel').getByRole('button', { name: 'Copy this branch as Markdown' }).click();
     await page.getByTestId('toast').filter({ hasText: 'Copied as Markdown' }).waitFor();

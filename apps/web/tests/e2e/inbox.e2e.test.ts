@@ -166,6 +166,21 @@ describe.skipIf(!run)('the inbox of the agents’ questions', () => {
     await other.getByTestId('inbox-button').click();
     await other.getByTestId('inbox-question').first().waitFor();
     await screenshot(other, `inbox-${lang}-${screen}`);
+    await other.keyboard.press('Escape');
+
+    // A question that arrives while the person is on the map list: the toast that leads to it.
+    const title = `Toast ${lang} ${screen}`;
+    const { ids } = await createMapWithTree(server.api, title, { 'Which beans should I buy?': {} });
+    await ask(ids.get('Which beans should I buy?')!);
+    const toast = other.getByTestId('toast').filter({ hasText: title });
+    await expect
+      .poll(async () => {
+        await comeBack(other);
+        return toast.count();
+      })
+      .toBe(1);
+    expect(await toast.textContent()).toContain(lang === 'en' ? 'An agent asks on' : '智能体');
+    await screenshot(other, `inbox-${lang}-${screen}-toast`);
     await other.context().close();
   });
 });

@@ -1,11 +1,14 @@
-import type { Browser, CDPSession } from 'playwright-core';
+import { SET_CONCLUSION } from '@thinkingmap/client';
+import type { Browser, CDPSession, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './helpers/api.ts';
 import {
   card,
   headerFit,
   horizontalOverflow,
   launchBrowser,
   openPage,
+  SCREENS,
   type ScreenName,
   screenshot,
   viewportOf,
@@ -44,6 +47,27 @@ function touch(cdp: CDPSession) {
   };
 }
 
+/**
+ * The size on screen of the area where a tap lands on `target` (its box and any transparent hit area around it,
+ * as the browser's hit testing sees it), measured outwards from its centre.
+ */
+function tapArea(target: Locator) {
+  return target.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const [cx, cy] = [box.left + box.width / 2, box.top + box.height / 2];
+    const lands = (x: number, y: number) => {
+      const hit = document.elementFromPoint(x, y);
+      return !!hit && el.contains(hit);
+    };
+    const reach = (dx: number, dy: number) => {
+      let d = 0;
+      while (d < 200 && lands(cx + dx * (d + 1), cy + dy * (d + 1))) d++;
+      return d;
+    };
+    return { width: reach(-1, 0) + 1 + reach(1, 0), height: reach(0, -1) + 1 + reach(0, 1) };
+  });
+}
+
 function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
@@ -56,12 +80,15 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
   beforeAll(async () => {
     server = await startWebServer();
     browser = await launchBrowser();
-    const { mapId } = await createMapWithTree(server.api, 'Open a neighbourhood café with a rather long title', {
+    const { mapId, ids } = await createMapWithTree(server.api, 'Open a neighbourhood café with a rather long title', {
       'Should I open a café in my neighbourhood?': {
         'Is there enough demand?': { 'How many people pass by?': {}, 'Who are the competitors?': {} },
         'What will it cost?': {},
         [LONG]: {},
       },
+    });
+    await call(server.api.client, SET_CONCLUSION, {
+      input: { nodeId: ids.get('What will it cost?')!, conclusion: 'About 40,000 to open.', kind: 'ANALYTICAL' },
     });
     mapUrl = `${server.origin}/maps/${mapId}`;
   });
@@ -103,6 +130,15 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
       await page.waitForURL(/\/maps\/new$/);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `phone-${lang}-03-new-map`);
+
+      // The smallest phones: nothing reaches past 360 px either.
+      await page.setViewportSize(SCREENS.smallPhone);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `phone360-${lang}-03-new-map`);
+      await page.goto(`${server.origin}/`);
+      await page.getByTestId('map-card').first().waitFor();
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `phone360-${lang}-01-map-list`);
       await page.context().close();
     },
   );
@@ -132,6 +168,43 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     await screenshot(page, 'phone-en-04-workspace-legend');
     await page.getByRole('button', { name: 'Legend', exact: true }).click();
     await screenshot(page, 'phone-en-05-workspace');
+    await page.context().close();
+  });
+
+  it('should give the fold handle and the conclusion pill a finger-sized tap area without making them bigger', async () => {
+    const page = await phonePage('en-US');
+    await page.goto(mapUrl);
+    const cost = card(page, 'What will it cost?');
+    await cost.waitFor();
+    // At the cards' own size (the handle and the pill show from 0.6; below 1 the pill's area stops at the
+    // card's middle, which selects the card, as the tablet test below shows).
+    while ((await viewportOf(page)).k < 1) await page.getByRole('button', { name: 'Zoom in', exact: true }).tap();
+    const { k } = await viewportOf(page);
+    const root = card(page, 'Is there enough demand?');
+    const fold = root.locator('[data-fold]');
+    const pill = cost.locator('[data-expand]');
+    for (const [name, control] of [
+      ['fold', fold],
+      ['conclusion', pill],
+    ] as const) {
+      const area = await tapArea(control);
+      expect(area.width, name).toBeGreaterThanOrEqual(44);
+      expect(area.height, name).toBeGreaterThanOrEqual(44);
+    }
+    // What shows stays as on a desktop: a 22 px handle, and cards of the layout's size.
+    const handle = (await fold.boundingBox())!;
+    expect(handle.height).toBeCloseTo(22 * k, 0);
+    expect((await cost.boundingBox())!.height).toBeCloseTo(74 * k, 0);
+
+    // A tap beside the small handle, inside its area, folds the branch; one below the pill opens the conclusion.
+    await page.touchscreen.tap(handle.x + handle.width / 2, handle.y + handle.height / 2 + 18);
+    await expect.poll(() => root.getAttribute('aria-expanded')).toBe('false');
+    await page.touchscreen.tap(handle.x + handle.width / 2, handle.y + handle.height / 2 - 18);
+    await expect.poll(() => root.getAttribute('aria-expanded')).toBe('true');
+    const chip = (await pill.boundingBox())!;
+    await page.touchscreen.tap(chip.x + chip.width / 2, chip.y + chip.height + 6);
+    await cost.getByTestId('card-conclusion').waitFor();
+    await screenshot(page, 'phone-en-11-touch-targets');
     await page.context().close();
   });
 

@@ -134,16 +134,58 @@ describe.skipIf(!run)('reviewing what the agents propose, and watching them work
     ['zh-CN', 'zh', 'desktop'],
     ['en-US', 'en', 'phone'],
     ['zh-CN', 'zh', 'phone'],
-  ] as const)('should show the review as ghost cards in %s (%s) on a %s', async (locale, lang, screen) => {
-    const { page: other } = await openPage(browser, locale, screen);
-    await other.addInitScript(RECORD_STEP_TEXTS);
-    const { mapId, ids } = await createMapWithTree(server.api, `Review ${lang} ${screen}`, { [ROOT_QUESTION]: {} });
-    await other.goto(`${server.origin}/maps/${mapId}?node=${ids.get(ROOT_QUESTION)}`);
-    await other.getByTestId('agent-controls').getByRole('button').last().click();
-    await other.getByTestId('decomposition-review').waitFor({ timeout: 15_000 });
-    await expect.poll(() => other.getByTestId('ghost-card').count()).toBe(2);
-    await screenshot(other, `review-${lang}-${screen}`);
-    for (const text of await stepTexts(other)) expect(text).not.toMatch(/\b[a-z]+[A-Z][a-zA-Z]*\b/);
-    await other.context().close();
-  });
+  ] as const)(
+    'should show the review as ghost cards, the streaming, the draft editing and the run history in %s (%s) on a %s',
+    async (locale, lang, screen) => {
+      const say = (en: string, zh: string) => (lang === 'en' ? en : zh);
+      const { page: other } = await openPage(browser, locale, screen);
+      await other.addInitScript(RECORD_STEP_TEXTS);
+      const { mapId, ids } = await createMapWithTree(server.api, `Review ${lang} ${screen}`, { [ROOT_QUESTION]: {} });
+      await other.goto(`${server.origin}/maps/${mapId}?node=${ids.get(ROOT_QUESTION)}`);
+      await other.getByTestId('agent-controls').getByRole('button').last().click();
+      await other.getByTestId('decomposition-review').waitFor({ timeout: 15_000 });
+      await expect.poll(() => other.getByTestId('ghost-card').count()).toBe(2);
+      await screenshot(other, `review-${lang}-${screen}`);
+      const panel = other.getByTestId('node-panel');
+      await panel.getByRole('button', { name: say('Approve and create', '批准并创建') }).click();
+
+      // A conclusion written on the first sub-question (the second waits for it): streamed, edited before
+      // accepting, then in the run history.
+      const where = card(other, 'How big is the market?');
+      await where.waitFor({ timeout: 15_000 });
+      await panel.getByRole('button', { name: say('Close the details', '关闭详情') }).click();
+      await where.click();
+      await panel.locator('[data-field="question"] .value').filter({ hasText: 'How big is the market?' }).waitFor();
+      const release = server.model.holdNextConclusion();
+      await panel.getByTestId('agent-controls').locator('select').selectOption('CONCLUDE');
+      await panel.getByRole('button', { name: say('Think with the agent', '让智能体思考') }).click();
+      await where.getByTestId('card-stream').waitFor({ timeout: 15_000 });
+      await panel.getByTestId('streaming-text').waitFor();
+      // The run's buttons keep their words whole on one line, however narrow the panel.
+      for (const button of await panel.getByTestId('running-step').getByRole('button').all())
+        expect(
+          await button.evaluate((el) => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+          }),
+        ).toBe(1);
+      await screenshot(other, `review-${lang}-${screen}-02-streaming`);
+      release();
+      const question = panel.getByTestId('needs-you').getByTestId('agent-question');
+      await question
+        .getByRole('button', { name: say('Edit before accepting', '先修改再接受') })
+        .click({ timeout: 15_000 });
+      await question.getByTestId('draft-editor').fill(say('Next to the university.', '大学旁边，车站那一侧。'));
+      await screenshot(other, `review-${lang}-${screen}-03-edit-draft`);
+      await question.getByRole('button', { name: say('Accept my version', '接受我的版本') }).click();
+      await expect.poll(() => where.getAttribute('data-status'), { timeout: 15_000 }).toBe('COMPLETED');
+      const history = panel.getByTestId('run-history');
+      await history.locator('li[data-status="COMPLETED"]').waitFor();
+      await history.scrollIntoViewIfNeeded();
+      await screenshot(other, `review-${lang}-${screen}-04-run-history`);
+      for (const text of await stepTexts(other)) expect(text).not.toMatch(/\b[a-z]+[A-Z][a-zA-Z]*\b/);
+      await other.context().close();
+    },
+  );
 });

@@ -5,7 +5,11 @@ import type { Session } from './session.svelte.ts';
 /** The person the API acts as. */
 export type Viewer = ResultOf<typeof VIEWER>['viewer'];
 
-/** Who is signed in, loaded from the API (`viewer`); `needsToken` when the server refuses without one. */
+/**
+ * Who is signed in, loaded from the API (`viewer`); `needsToken` when the server refuses without one. Both are
+ * empty while the answer is unknown (not asked yet, or the server out of reach): a failed request says nothing
+ * about whether a token is needed.
+ */
 export class ViewerState {
   viewer = $state<Viewer | null>(null);
   needsToken = $state(false);
@@ -20,7 +24,7 @@ export class ViewerState {
       this.error = null;
     } else {
       this.viewer = null;
-      this.needsToken = /unauth|token|401/i.test(result.error.message);
+      this.needsToken = result.error.code !== 'NETWORK' && /unauth|token|401/i.test(result.error.message);
       this.error = result.error.message;
     }
   }

@@ -2,6 +2,14 @@
 export const MIN_SCALE = 0.005;
 export const MAX_SCALE = 2.5;
 
+/**
+ * The zoom `k` as the canvas's controls show it: a whole percentage, or "<1%" for a map of thousands of nodes
+ * fitted whole (rounding would say 0%, as if nothing were shown).
+ */
+export function zoomPercent(k: number): string {
+  return k < 0.005 ? '<1%' : `${Math.round(k * 100)}%`;
+}
+
 /** A rectangle in map units. */
 export interface Box {
   x: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SCALE, MIN_SCALE, Viewport } from './viewport.svelte.ts';
+import { MAX_SCALE, MIN_SCALE, Viewport, zoomPercent } from './viewport.svelte.ts';
 
 const toMap = (v: Viewport, sx: number, sy: number) => [(sx - v.x) / v.k, (sy - v.y) / v.k];
 
@@ -56,5 +56,14 @@ describe('Viewport', () => {
     const v = new Viewport();
     v.panBy(5, 6);
     expect(v.transform).toBe('translate(5 6) scale(1)');
+  });
+});
+
+describe('zoomPercent', () => {
+  it('should show whole percentages, and less than one per cent instead of 0%', () => {
+    expect(zoomPercent(1)).toBe('100%');
+    expect(zoomPercent(0.376)).toBe('38%');
+    expect(zoomPercent(0.005)).toBe('1%');
+    expect(zoomPercent(0.003)).toBe('<1%');
   });
 });
