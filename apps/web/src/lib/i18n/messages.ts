@@ -542,6 +542,7 @@ export const MESSAGES = {
   'runView.branch.noTasks': { en: 'no tasks', zh: '没有任务' },
   'runView.branch.allFailed': { en: 'every task failed', zh: '任务全部失败' },
   'runView.branch.summarize': { en: 'summarise', zh: '总结' },
+  'runView.branch.final': { en: 'finish early with what was found', zh: '用已有结果提前收尾' },
   'runView.branch.condense': { en: 'condense first', zh: '先压缩对话' },
   'runView.branch.answer': { en: 'answer', zh: '回复' },
   'runView.branch.answered': { en: 'answered', zh: '已回复' },
