@@ -151,6 +151,7 @@ export const RUN_PATH = graphql(
         runId
         graph
         current
+        checkpointsKept
         steps {
           step
           round
@@ -169,6 +170,12 @@ export const RUN_PATH = graphql(
             action
             text
             answeredAt
+          }
+          proposal {
+            key
+            question
+            goal
+            dependsOn
           }
           decisions {
             ...DecisionFields

@@ -1,6 +1,7 @@
-import { clip } from '@thinkingmap/agent-core';
+import { clip, type ProposedSubQuestion, SubQuestionProposalSchema } from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
-import { isGateQuestion } from '@thinkingmap/db/enums';
+import { isGateQuestion, QuestionKind } from '@thinkingmap/db/enums';
+import { checkpointsKept } from '../agents/kept-checkpoints.ts';
 import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
 import { toMapEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -55,6 +56,8 @@ export interface StepState {
   question: string | null;
   /** The person's reply to that question; null while it waits (or when the step asked nothing). */
   reply: StepReply | null;
+  /** The sub-questions a review step put to the person (its question's proposal); null for other steps. */
+  proposal: ProposedSubQuestion[] | null;
   /** The decisions the step recorded, as their DecisionRecorded events carry them. */
   decisions: DecisionSnapshot[];
 }
@@ -79,6 +82,8 @@ export interface RunPath {
   steps: PathStep[];
   /** The step the run is in now (entered, not left, or waiting for the person), null once it ended. */
   current: string | null;
+  /** Whether the run's checkpoints are still kept (a fork can start from them); false once pruned. */
+  checkpointsKept: boolean;
 }
 
 /** The run whose path is read. */
@@ -86,6 +91,7 @@ export interface PathRun {
   id: string;
   mapId: string;
   nodeId: string | null;
+  threadId: string;
 }
 
 type Json = Prisma.JsonValue;
@@ -121,6 +127,12 @@ export function describeReply(reply: Json, answeredAt: Date | null, expired: boo
     return say('confirm', edits.join('; ') || null);
   }
   return say('other', reply === null ? null : JSON.stringify(reply));
+}
+
+/** The sub-questions a review-decomposition question's context proposes, or null when it holds none. */
+function proposalIn(context: Json): ProposedSubQuestion[] | null {
+  const parsed = SubQuestionProposalSchema.safeParse((context as { proposal?: unknown } | null)?.proposal);
+  return parsed.success ? parsed.data.subQuestions : null;
 }
 
 /** The run's own events (its steps, streamed text, posts, decisions, questions), oldest first. */
@@ -185,12 +197,13 @@ async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map
  * index), its questions, and the node's context items and messages: never the map's whole log.
  */
 export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<string>): Promise<RunPath> {
-  const [events, questions] = await Promise.all([
+  const [events, questions, kept] = await Promise.all([
     runEvents(db, run),
     db.agentQuestion.findMany({
       where: { runId: run.id },
       select: { id: true, kind: true, status: true, reply: true, answeredAt: true },
     }),
+    checkpointsKept(db, run.threadId),
   ]);
   const steps: PathStep[] = [];
   const streamed = new Map<PathStep, string>();
@@ -222,6 +235,7 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
             answer: null,
             question: null,
             reply: null,
+            proposal: null,
             decisions: [],
           });
         } else if (last) {
@@ -244,6 +258,8 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
         if (visit) {
           visit.question = text(event.payload.question.question, L.QUESTION_CHARS);
           asked.set(visit, event.payload.question.id);
+          if (event.payload.question.kind === QuestionKind.REVIEW_DECOMPOSITION)
+            visit.proposal = proposalIn(event.payload.question.context);
         }
         break;
     }
@@ -272,5 +288,5 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
   }
   const tail = steps.at(-1);
   const current = tail && (tail.outcome === null || tail.outcome === 'interrupted') ? tail.step : null;
-  return { runId: run.id, graph, steps, current };
+  return { runId: run.id, graph, steps, current, checkpointsKept: kept };
 }

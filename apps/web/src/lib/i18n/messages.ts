@@ -508,6 +508,27 @@ export const MESSAGES = {
     en: 'A run can be forked once it has ended.',
     zh: '运行结束后才能分叉。',
   },
+  'runView.fork.subQuestions': { en: 'The sub-questions to review again', zh: '要重新审阅的子问题' },
+  'runView.fork.notKept': {
+    en: 'This run is no longer kept in full (only the latest runs are), so it cannot be forked; think about the question again instead.',
+    zh: '这次运行已不再完整保留（只保留最近的运行），无法分叉；请重新思考这个问题。',
+  },
+  'runView.fork.refused.busy': {
+    en: 'Another run is working on this question; wait for it to end or cancel it, then fork.',
+    zh: '另一次运行正在处理这个问题；请等它结束或取消它，再分叉。',
+  },
+  'runView.fork.refused.gone': {
+    en: 'This run or its step is no longer there.',
+    zh: '这次运行或这一步已不存在。',
+  },
+  'runView.fork.refused.subQuestions': {
+    en: 'Keep 1 to 12 sub-questions, each with a question and a goal.',
+    zh: '请保留 1 到 12 个子问题，每个都要有问题和目标。',
+  },
+  'runView.fork.refused.other': {
+    en: 'The fork could not start. Check what you changed and try again.',
+    zh: '分叉未能开始。请检查你的改动后再试。',
+  },
   'runView.forkedFrom': {
     en: 'Forked from step “{step}” of an earlier run.',
     zh: '从之前一次运行的“{step}”步骤分叉而来。',
