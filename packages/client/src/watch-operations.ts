@@ -154,6 +154,7 @@ export const RUN_PATH = graphql(
         checkpointsKept
         steps {
           step
+          branch
           round
           enteredSeq
           enteredAt

@@ -65,7 +65,12 @@ export interface StepState {
 /** One visit of a run to a graph step, from its AgentStep events. */
 export interface PathStep extends StepState {
   step: string;
-  /** 1 for the first visit of this step in the run, 2 for the second (a loop: another feedback round)… */
+  /** The parallel branch this visit ran as (a divergent task's key), null for a step that runs once at a time. */
+  branch: string | null;
+  /**
+   * 1 for the first visit of this step in the run, 2 for the second (a loop: another feedback round)… The
+   * parallel branches of one step started together (a divergent level's tasks) share one round.
+   */
   round: number;
   enteredSeq: number;
   enteredAt: string;
@@ -95,6 +100,8 @@ export interface PathRun {
 }
 
 type Json = Prisma.JsonValue;
+/** The parallel branches of one step running in one round. */
+type ParallelRound = { step: string; round: number; branches: Set<string> };
 const text = (value: string, max: number) => clip(value, max).text;
 const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
 
@@ -186,7 +193,10 @@ async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map
 /**
  * Reads a run's path from its own events: each step entered, in order, with its outcome and duration. A step
  * the run re-enters after it was interrupted (LangGraph re-runs it on resume) is the same visit; entering it
- * again after it was done is a new round, so a feedback loop shows as rounds.
+ * again after it was done is a new round, so a feedback loop shows as rounds. The parallel branches of a step
+ * (a divergent level's tasks, told apart by their AgentStep `branch`) are visits of one round, each paired with
+ * its own leaving (its outcome and duration) and given its own task's streamed text; the next level's tasks are
+ * the next round.
  *
  * Each visit carries its state, derived from what is already stored (nothing is written per step for it): the
  * events the run wrote between entering the step and entering the next one give its decisions, the message it
@@ -209,23 +219,39 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
   const streamed = new Map<PathStep, string>();
   const asked = new Map<PathStep, string>();
   const rounds = new Map<string, number>();
+  /** The step whose parallel branches are running now (one round), until another step is entered. */
+  let parallel = null as ParallelRound | null;
+  /** The branch (divergent task key) writing for each task node, so its streamed text goes to its own visit. */
+  const branchOfNode = new Map<string, string>();
+  const branchVisit = (nodeId: string | null) => {
+    const branch = branchOfNode.get(nodeId ?? '');
+    return branch === undefined ? undefined : steps.findLast((s) => s.branch === branch);
+  };
   let graph: string | null = null;
   for (const event of events) {
-    const visit = steps.at(-1);
+    let visit = steps.at(-1);
     switch (event.type) {
       case 'AgentStep': {
-        const { step, phase, outcome, durationMs } = event.payload;
+        const { step, branch, phase, outcome, durationMs } = event.payload;
         graph = event.payload.graph;
-        const last = steps.findLast((s) => s.step === step);
+        // A visit is left by the event of its own step and branch: parallel branches end in any order.
+        const last = steps.findLast((s) => s.step === step && s.branch === branch);
         if (phase === 'ENTERED') {
-          if (last && last === visit && last.outcome === 'interrupted') {
+          const open: ParallelRound | null = branch !== null && parallel?.step === step ? parallel : null;
+          if (last && last.outcome === 'interrupted' && (last === visit || open)) {
             last.outcome = null; // resumed
             continue;
           }
-          const round = (rounds.get(step) ?? 0) + 1;
+          // A branch joins the round its step's other branches run in; entering any other step ends that round.
+          const joins = open !== null && branch !== null && !open.branches.has(branch);
+          const round: number = joins ? open.round : (rounds.get(step) ?? 0) + 1;
           rounds.set(step, round);
+          if (branch === null) parallel = null;
+          else if (joins) open.branches.add(branch);
+          else parallel = { step, round, branches: new Set([branch]) };
           steps.push({
             step,
+            branch,
             round,
             enteredSeq: event.seq,
             enteredAt: event.createdAt,
@@ -244,14 +270,19 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
         }
         break;
       }
+      case 'DivergentTaskStarted':
+        branchOfNode.set(event.payload.nodeId, event.payload.key);
+        break;
       case 'DecisionRecorded':
         visit?.decisions.push(event.payload.decision);
         break;
       case 'MessagePosted':
+        visit = branchVisit(event.payload.nodeId) ?? visit;
         if (visit && event.payload.message.role === 'ASSISTANT')
           visit.answer = text(event.payload.message.content, L.ANSWER_CHARS);
         break;
       case 'AgentTokens':
+        visit = branchVisit(event.payload.nodeId) ?? visit;
         if (visit) streamed.set(visit, (streamed.get(visit) ?? '') + event.payload.text);
         break;
       case 'AgentQuestion':
@@ -286,7 +317,10 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
       for (const [step, time] of contextTimes) step.context = byTime.get(time.getTime()) ?? [];
     }
   }
+  // The run is in the last step entered while any visit of its round (its parallel branches too) goes on.
   const tail = steps.at(-1);
-  const current = tail && (tail.outcome === null || tail.outcome === 'interrupted') ? tail.step : null;
+  const going = (s: PathStep) => s.outcome === null || s.outcome === 'interrupted';
+  const current =
+    tail && steps.some((s) => s.step === tail.step && s.round === tail.round && going(s)) ? tail.step : null;
   return { runId: run.id, graph, steps, current, checkpointsKept: kept };
 }

@@ -108,6 +108,12 @@ const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
     'derived from what the run stored (its events, decisions and questions), each text cut to a bound.',
   fields: (t) => ({
     step: t.exposeID('step', { description: 'The step (a node id of the graph in agentGraphs).' }),
+    branch: t.exposeString('branch', {
+      nullable: true,
+      description:
+        'The parallel branch this visit ran as (a divergent task’s key, `L1.T2`): the tasks of a level are ' +
+        'visits of one step in one round, side by side. Null for a step that runs once at a time.',
+    }),
     round: t.exposeInt('round'),
     enteredSeq: t.exposeInt('enteredSeq'),
     enteredAt: t.expose('enteredAt', { type: 'DateTime' }),

@@ -449,6 +449,7 @@ export const MESSAGES = {
   'runView.now': { en: 'now', zh: '当前' },
   'runView.order': { en: '#{n}', zh: '第 {n} 步' },
   'runView.round': { en: 'round {n}', zh: '第 {n} 轮' },
+  'runView.task': { en: 'task {key}', zh: '任务 {key}' },
   'runView.times': { en: '×{n}', zh: '×{n}' },
   'runView.stepOf': { en: 'Step {n}: {step}', zh: '第 {n} 步：{step}' },
   'runView.visits': { en: 'visited {n} times', zh: '经过 {n} 次' },
