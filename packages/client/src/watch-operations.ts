@@ -151,8 +151,10 @@ export const RUN_PATH = graphql(
         runId
         graph
         current
+        checkpointsKept
         steps {
           step
+          branch
           round
           enteredSeq
           enteredAt
@@ -169,6 +171,12 @@ export const RUN_PATH = graphql(
             action
             text
             answeredAt
+          }
+          proposal {
+            key
+            question
+            goal
+            dependsOn
           }
           decisions {
             ...DecisionFields

@@ -50,6 +50,7 @@ export class RunEvents implements EventPort {
       graph: run.graph,
       nodeId: run.nodeId ?? null,
       step,
+      branch: run.branch ?? null,
       phase,
       outcome,
       durationMs,

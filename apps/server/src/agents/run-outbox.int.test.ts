@@ -27,6 +27,7 @@ const step = (name: string): PendingEvent => ({
     graph: 'process-node',
     nodeId: null,
     step: name,
+    branch: null,
     phase: 'ENTERED',
     outcome: null,
     durationMs: null,

@@ -35,6 +35,7 @@ import { isAnswerable } from './answerable-questions.ts';
 import { conclusionsToStart } from './auto-conclusions.ts';
 import { type AutoStart, autoStartDecision } from './auto-start.ts';
 import { recordDecision } from './decisions.ts';
+import { checkpointsKept } from './kept-checkpoints.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { driveMapOf, RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
@@ -185,8 +186,7 @@ async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
     throw new ValidationError('runId', 'a cancelled run keeps no checkpoints to fork from; start the question again');
   if (!(FORKABLE_RUN_STATUSES as readonly string[]).includes(current.status))
     throw new ConflictError(`run ${from.id} has not ended (${current.status.toLowerCase()}); wait for it or cancel it`);
-  const kept = await tx.checkpoint.count({ where: { threadId: from.threadId, namespace: '' } });
-  if (kept === 0)
+  if (!(await checkpointsKept(tx, from.threadId)))
     throw new ValidationError('runId', 'the checkpoints of this run are no longer kept (only the latest runs are)');
 }
 

@@ -105,12 +105,19 @@ describe('event contracts', () => {
       runId: 'r1',
       graph: 'process-node',
       nodeId: null,
-      step: 'recognizeIntent',
+      step: 'runTask',
+      branch: 'L1.T2',
       phase: 'LEFT',
       outcome: 'done',
       durationMs: 3,
     };
-    expect(decodePayload(at('AgentStep', 1), { ...step, secret: 1 })).toEqual(step);
+    expect(decodePayload(at('AgentStep', 2), { ...step, secret: 1 })).toEqual(step);
+  });
+
+  it('should read a version 1 step, from before parallel branches were told apart, as one of no branch', () => {
+    const step = { runId: 'r1', graph: 'divergent', nodeId: null, step: 'runTask', phase: 'ENTERED' };
+    const v1 = { ...step, outcome: null, durationMs: null };
+    expect(decodePayload(at('AgentStep', 1), v1)).toEqual({ ...v1, branch: null });
   });
 
   it('should read a version 1 deletion, which kept nothing of what it removed, with an empty archive', () => {

@@ -67,6 +67,8 @@ const withoutFork: Upgrade = (payload) => ({
 const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork };
 const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
 const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
+// Version 1 steps came before parallel branches were told apart: theirs was none.
+const withoutBranch: Upgrade = (payload) => ({ ...payload, branch: null });
 // Version 1 deletions kept nothing of what they removed: a node they deleted comes back with empty conversations.
 const archivedNothing: Upgrade = (payload) => ({ ...payload, archive: [] });
 
@@ -116,16 +118,19 @@ export const EVENT_CONTRACTS = {
   ),
   RunStarted: contract(3, runPayload, fromRunRow),
   AgentStep: contract(
-    1,
+    2,
     z.object({
       runId: z.string(),
       graph: z.string(),
       nodeId: z.string().nullable(),
       step: z.string(),
+      /** The parallel branch the step ran as (a divergent task's key), null for a step that runs once at a time. */
+      branch: z.string().nullable(),
       phase: z.enum(AgentStepPhase),
       outcome: z.string().nullable(),
       durationMs: z.number().nullable(),
     }),
+    { 1: withoutBranch },
   ),
   AgentQuestion: contract(2, questionPayload, fromQuestionRow),
   QuestionResolved: contract(2, questionPayload, fromQuestionRow),

@@ -1,6 +1,7 @@
-import { clip } from '@thinkingmap/agent-core';
+import { clip, type ProposedSubQuestion, SubQuestionProposalSchema } from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
-import { AgentStepPhase, isGateQuestion, StepContextSource } from '@thinkingmap/db/enums';
+import { AgentStepPhase, isGateQuestion, QuestionKind, StepContextSource } from '@thinkingmap/db/enums';
+import { checkpointsKept } from '../agents/kept-checkpoints.ts';
 import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
 import { toMapEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -53,6 +54,8 @@ export interface StepState {
   question: string | null;
   /** The person's reply to that question; null while it waits (or when the step asked nothing). */
   reply: StepReply | null;
+  /** The sub-questions a review step put to the person (its question's proposal); null for other steps. */
+  proposal: ProposedSubQuestion[] | null;
   /** The decisions the step recorded, as their DecisionRecorded events carry them. */
   decisions: DecisionSnapshot[];
 }
@@ -60,7 +63,12 @@ export interface StepState {
 /** One visit of a run to a graph step, from its AgentStep events. */
 export interface PathStep extends StepState {
   step: string;
-  /** 1 for the first visit of this step in the run, 2 for the second (a loop: another feedback round)… */
+  /** The parallel branch this visit ran as (a divergent task's key), null for a step that runs once at a time. */
+  branch: string | null;
+  /**
+   * 1 for the first visit of this step in the run, 2 for the second (a loop: another feedback round)… The
+   * parallel branches of one step started together (a divergent level's tasks) share one round.
+   */
   round: number;
   enteredSeq: number;
   enteredAt: string;
@@ -77,6 +85,8 @@ export interface RunPath {
   steps: PathStep[];
   /** The step the run is in now (entered, not left, or waiting for the person), null once it ended. */
   current: string | null;
+  /** Whether the run's checkpoints are still kept (a fork can start from them); false once pruned. */
+  checkpointsKept: boolean;
 }
 
 /** The run whose path is read. */
@@ -84,9 +94,12 @@ export interface PathRun {
   id: string;
   mapId: string;
   nodeId: string | null;
+  threadId: string;
 }
 
 type Json = Prisma.JsonValue;
+/** The parallel branches of one step running in one round. */
+type ParallelRound = { step: string; round: number; branches: Set<string> };
 const text = (value: string, max: number) => clip(value, max).text;
 const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
 
@@ -119,6 +132,12 @@ export function describeReply(reply: Json, answeredAt: Date | null, expired: boo
     return say('confirm', edits.join('; ') || null);
   }
   return say('other', reply === null ? null : JSON.stringify(reply));
+}
+
+/** The sub-questions a review-decomposition question's context proposes, or null when it holds none. */
+function proposalIn(context: Json): ProposedSubQuestion[] | null {
+  const parsed = SubQuestionProposalSchema.safeParse((context as { proposal?: unknown } | null)?.proposal);
+  return parsed.success ? parsed.data.subQuestions : null;
 }
 
 /** The run's own events (its steps, streamed text, posts, decisions, questions), oldest first. */
@@ -172,7 +191,10 @@ async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map
 /**
  * Reads a run's path from its own events: each step entered, in order, with its outcome and duration. A step
  * the run re-enters after it was interrupted (LangGraph re-runs it on resume) is the same visit; entering it
- * again after it was done is a new round, so a feedback loop shows as rounds.
+ * again after it was done is a new round, so a feedback loop shows as rounds. The parallel branches of a step
+ * (a divergent level's tasks, told apart by their AgentStep `branch`) are visits of one round, each paired with
+ * its own leaving (its outcome and duration) and given its own task's streamed text; the next level's tasks are
+ * the next round.
  *
  * Each visit carries its state, derived from what is already stored (nothing is written per step for it): the
  * events the run wrote between entering the step and entering the next one give its decisions, the message it
@@ -183,34 +205,51 @@ async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map
  * index), its questions, and the node's context items and messages: never the map's whole log.
  */
 export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<string>): Promise<RunPath> {
-  const [events, questions] = await Promise.all([
+  const [events, questions, kept] = await Promise.all([
     runEvents(db, run),
     db.agentQuestion.findMany({
       where: { runId: run.id },
       select: { id: true, kind: true, status: true, reply: true, answeredAt: true },
     }),
+    checkpointsKept(db, run.threadId),
   ]);
   const steps: PathStep[] = [];
   const streamed = new Map<PathStep, string>();
   const asked = new Map<PathStep, string>();
   const rounds = new Map<string, number>();
+  /** The step whose parallel branches are running now (one round), until another step is entered. */
+  let parallel = null as ParallelRound | null;
+  /** The branch (divergent task key) writing for each task node, so its streamed text goes to its own visit. */
+  const branchOfNode = new Map<string, string>();
+  const branchVisit = (nodeId: string | null) => {
+    const branch = branchOfNode.get(nodeId ?? '');
+    return branch === undefined ? undefined : steps.findLast((s) => s.branch === branch);
+  };
   let graph: string | null = null;
   for (const event of events) {
-    const visit = steps.at(-1);
+    let visit = steps.at(-1);
     switch (event.type) {
       case 'AgentStep': {
-        const { step, phase, outcome, durationMs } = event.payload;
+        const { step, branch, phase, outcome, durationMs } = event.payload;
         graph = event.payload.graph;
-        const last = steps.findLast((s) => s.step === step);
+        // A visit is left by the event of its own step and branch: parallel branches end in any order.
+        const last = steps.findLast((s) => s.step === step && s.branch === branch);
         if (phase === AgentStepPhase.ENTERED) {
-          if (last && last === visit && last.outcome === 'interrupted') {
+          const open: ParallelRound | null = branch !== null && parallel?.step === step ? parallel : null;
+          if (last && last.outcome === 'interrupted' && (last === visit || open)) {
             last.outcome = null; // resumed
             continue;
           }
-          const round = (rounds.get(step) ?? 0) + 1;
+          // A branch joins the round its step's other branches run in; entering any other step ends that round.
+          const joins = open !== null && branch !== null && !open.branches.has(branch);
+          const round: number = joins ? open.round : (rounds.get(step) ?? 0) + 1;
           rounds.set(step, round);
+          if (branch === null) parallel = null;
+          else if (joins) open.branches.add(branch);
+          else parallel = { step, round, branches: new Set([branch]) };
           steps.push({
             step,
+            branch,
             round,
             enteredSeq: event.seq,
             enteredAt: event.createdAt,
@@ -220,6 +259,7 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
             answer: null,
             question: null,
             reply: null,
+            proposal: null,
             decisions: [],
           });
         } else if (last) {
@@ -228,20 +268,27 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
         }
         break;
       }
+      case 'DivergentTaskStarted':
+        branchOfNode.set(event.payload.nodeId, event.payload.key);
+        break;
       case 'DecisionRecorded':
         visit?.decisions.push(event.payload.decision);
         break;
       case 'MessagePosted':
+        visit = branchVisit(event.payload.nodeId) ?? visit;
         if (visit && event.payload.message.role === 'ASSISTANT')
           visit.answer = text(event.payload.message.content, L.ANSWER_CHARS);
         break;
       case 'AgentTokens':
+        visit = branchVisit(event.payload.nodeId) ?? visit;
         if (visit) streamed.set(visit, (streamed.get(visit) ?? '') + event.payload.text);
         break;
       case 'AgentQuestion':
         if (visit) {
           visit.question = text(event.payload.question.question, L.QUESTION_CHARS);
           asked.set(visit, event.payload.question.id);
+          if (event.payload.question.kind === QuestionKind.REVIEW_DECOMPOSITION)
+            visit.proposal = proposalIn(event.payload.question.context);
         }
         break;
     }
@@ -268,7 +315,10 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
       for (const [step, time] of contextTimes) step.context = byTime.get(time.getTime()) ?? [];
     }
   }
+  // The run is in the last step entered while any visit of its round (its parallel branches too) goes on.
   const tail = steps.at(-1);
-  const current = tail && (tail.outcome === null || tail.outcome === 'interrupted') ? tail.step : null;
-  return { runId: run.id, graph, steps, current };
+  const going = (s: PathStep) => s.outcome === null || s.outcome === 'interrupted';
+  const current =
+    tail && steps.some((s) => s.step === tail.step && s.round === tail.round && going(s)) ? tail.step : null;
+  return { runId: run.id, graph, steps, current, checkpointsKept: kept };
 }

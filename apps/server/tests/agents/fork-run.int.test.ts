@@ -1,4 +1,4 @@
-import { CANCEL_RUN, FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
+import { CANCEL_RUN, FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION, RUN_PATH } from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,14 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     await call(client, REVIEW_DECOMPOSITION, { input: { requestId: review.requestId, accept: true } });
     await waitForRun(client, map.id, original.id, ['COMPLETED']);
     expect(await children(root.id)).toEqual(['Where?', 'For whom?']);
+    // Its path says a fork can start from it, and gives the review step's proposal (what a fork from it edits).
+    const kept = await call(client, RUN_PATH, { runId: original.id });
+    expect(kept).toMatchObject({ __typename: 'RunPath', checkpointsKept: true });
+    const reviewed = 'steps' in kept ? kept.steps.find((s) => s.step === 'reviewProposal') : undefined;
+    expect(reviewed?.proposal?.map((s) => s.question)).toEqual(['Where?', 'For whom?']);
+    expect('steps' in kept && kept.steps.filter((s) => s.proposal !== null).map((s) => s.step)).toEqual([
+      'reviewProposal',
+    ]);
 
     // Bad input is refused and changes nothing: a step the run never took, a step that cannot be forked, a change
     // the step does not take, a run that does not exist.
@@ -127,6 +135,8 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     expect(await children(root.id)).toEqual(['Who bakes?']);
     const pruned = await attempt(client, FORK_RUN, { input: { runId: original.id, step: 'decideStrategy' } });
     expect(pruned).toMatchObject({ __typename: 'ValidationError', message: expect.stringContaining('no longer kept') });
+    // Its path says so too, so the web offers no fork of it.
+    expect(await call(client, RUN_PATH, { runId: original.id })).toMatchObject({ checkpointsKept: false });
   });
 
   it('should fork from the review with edited sub-questions, and from the intent with another intent', async () => {

@@ -58,6 +58,17 @@ describe.skipIf(!run)('critic review in the web workspace (Chromium, real server
       .click();
     await panel.getByText('No open suggestions.').waitFor();
     expect(await card(page, 'Where?').count()).toBe(1);
+
+    // The critic's run (on no node, so in no node panel) opens from the review, named for what it did.
+    await panel.getByRole('button', { name: 'View the run' }).click();
+    const view = page.getByTestId('run-view');
+    await expect.poll(() => view.getByTestId('run-view-status').textContent(), { timeout: 15_000 }).toBe('Done');
+    expect(await view.locator('header').textContent()).toContain('Reviewing the map');
+    await expect
+      .poll(() => view.getByTestId('run-step').evaluateAll((els) => els.map((el) => el.getAttribute('data-step'))))
+      .toContain('reviewScope');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => view.count()).toBe(0);
   });
 
   it('should review in Chinese on a phone, the panel within the screen', async () => {
@@ -80,5 +91,8 @@ describe.skipIf(!run)('critic review in the web workspace (Chromium, real server
     expect(await gap.textContent()).toContain('在“要不要开一家面包店？”下添加“谁来经营？”。');
     await gap.getByRole('button', { name: '采纳' }).click();
     await card(zh, '谁来经营？').waitFor();
+    await panel.getByRole('button', { name: '查看运行过程' }).click();
+    const view = zh.getByTestId('run-view');
+    await expect.poll(() => view.locator('header').textContent()).toContain('审阅导图');
   });
 });

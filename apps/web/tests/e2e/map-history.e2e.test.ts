@@ -1,4 +1,13 @@
-import { CREATE_MAP, CREATE_NODE, UPDATE_MAP, UPDATE_NODE } from '@thinkingmap/client';
+import {
+  CREATE_MAP,
+  CREATE_NODE,
+  MAP,
+  PENDING_QUESTIONS,
+  PROCESS_NODE,
+  REVIEW_DECOMPOSITION,
+  UPDATE_MAP,
+  UPDATE_NODE,
+} from '@thinkingmap/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
@@ -9,6 +18,9 @@ import { startWebServer, type WebServer } from './helpers/web-server.ts';
 const run = chromiumAvailable();
 const BEFORE = 'Open a bakery?';
 const AFTER = 'Open two bakeries?';
+/** The café script decomposes a root question into these two. */
+const MARKET = 'How big is the market?';
+const SITE = 'Where should it be?';
 
 describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Chromium, real server)', () => {
   let server: WebServer;
@@ -36,6 +48,102 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     await call(client, UPDATE_NODE, { input: { id: root.id, expectedVersion: root.version, question: AFTER } });
     return map.id;
   }
+
+  /** A map whose root an agent run decomposed (the person approved its two sub-questions); returns its id. */
+  async function decomposedMap() {
+    const client = server.api.client;
+    const map = await call(client, CREATE_MAP, { input: { title: 'Café' } });
+    await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
+    const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Open a café?' } });
+    await call(client, PROCESS_NODE, { nodeId: root.id });
+    let requestId: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          requestId = (await call(client, PENDING_QUESTIONS, { mapId: map.id })).data[0]?.requestId;
+          return requestId;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeTruthy();
+    await call(client, REVIEW_DECOMPOSITION, { input: { requestId: requestId!, accept: true } });
+    return map.id as string;
+  }
+
+  /** The history panel's change in which the run created the sub-questions (it offers "Undo this run"). */
+  const runCreation = (panel: ReturnType<Page['getByTestId']>) =>
+    panel
+      .locator('[data-testid=history-change]')
+      .filter({ has: panel.page().getByTestId('undo-run') })
+      .filter({ hasText: MARKET })
+      .first();
+
+  it('should undo a whole run from the history, then restore the map to after it as a new version', async () => {
+    const mapId = await decomposedMap();
+    page = (await openPage(browser)).page;
+    await page.goto(`${server.origin}/maps/${mapId}`);
+    await card(page, SITE).waitFor({ timeout: 15_000 });
+    await page.getByTestId('history-toggle').click();
+    const panel = page.getByTestId('history-panel');
+    await runCreation(panel).waitFor();
+    expect(await runCreation(panel).textContent()).toContain('The agent, creating the sub-questions');
+
+    await runCreation(panel).getByRole('button', { name: 'Undo this run' }).click();
+    await expect.poll(() => card(page, MARKET).count()).toBe(0);
+    expect(await card(page, SITE).count()).toBe(0);
+    await expect.poll(() => panel.getByTestId('history-change').first().getAttribute('data-kind')).toBe('UNDO');
+    expect(await panel.getByTestId('history-change').first().textContent()).toContain(MARKET);
+
+    // Restoring to the run's last change brings back all it made, as a new version on top of the undo.
+    const runEnd = panel
+      .locator('[data-testid=history-change]')
+      .filter({ has: page.getByTestId('undo-run') })
+      .first();
+    await runEnd.getByRole('button', { name: 'Restore to here' }).click();
+    await card(page, MARKET).waitFor();
+    await card(page, SITE).waitFor();
+    await expect.poll(() => panel.getByTestId('history-change').first().getAttribute('data-kind')).toBe('RESTORE');
+    await screenshot(page, 'history-en-undo-run-restore');
+  });
+
+  it('should refuse to undo a run when a later change of the person depends on it, and say why', async () => {
+    const mapId = await decomposedMap();
+    // The person rewords a sub-question the run created (from another place).
+    const client = server.api.client;
+    let site: { id: string; version: number } | undefined;
+    await expect
+      .poll(
+        async () => {
+          const map = await call(client, MAP, { id: mapId });
+          site = map.nodes.find((n) => n.question === SITE);
+          return site;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeTruthy();
+    await call(client, UPDATE_NODE, {
+      input: { id: site!.id, expectedVersion: site!.version, question: 'Which street?' },
+    });
+
+    page = (await openPage(browser)).page;
+    await page.goto(`${server.origin}/maps/${mapId}`);
+    await card(page, 'Which street?').waitFor();
+    await page.getByTestId('history-toggle').click();
+    const panel = page.getByTestId('history-panel');
+    await runCreation(panel).getByRole('button', { name: 'Undo this run' }).click();
+    const notice = page.getByTestId('history-notice');
+    await expect
+      .poll(() => notice.textContent())
+      .toMatch(/^Not undone: a later change \(#\d+\) builds on it\. Undo that one first\.$/);
+    // Nothing was undone: the sub-questions stay, and the run's change is not marked undone.
+    expect(await card(page, MARKET).count()).toBe(1);
+    expect(await card(page, 'Which street?').count()).toBe(1);
+    expect(await runCreation(panel).locator('em').count()).toBe(0);
+    // The person's edit is listed in words: the field by its name, not the server's.
+    const edit = panel.locator('[data-testid=history-change][data-kind=EDIT]').filter({ hasText: 'Which street?' });
+    expect(await edit.locator('dt').allTextContents()).toEqual(['Question']);
+    await screenshot(page, 'history-en-undo-run-refused');
+  });
 
   it('should undo and redo with the keyboard and the buttons, and list the change with its diff', async () => {
     const mapId = await editedMap();
@@ -85,5 +193,9 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     await zh.getByTestId('history-toggle').click();
     await expect.poll(() => zh.getByTestId('history-panel').textContent()).toContain('撤销了修改');
     expect(await zh.getByTestId('history-panel').textContent()).toContain('你');
+    // Each changed field in words, never its internal name.
+    const fields = await zh.getByTestId('history-panel').locator('dt').allTextContents();
+    expect(fields).toContain('问题');
+    expect(fields.join(' ')).not.toMatch(/[a-z]/);
   });
 });

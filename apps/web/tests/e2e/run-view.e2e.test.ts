@@ -1,4 +1,10 @@
-import { ADD_CONTEXT_ITEM, PENDING_QUESTIONS, REPLY_TO_AGENT } from '@thinkingmap/client';
+import {
+  ADD_CONTEXT_ITEM,
+  PENDING_QUESTIONS,
+  PROCESS_NODE,
+  REPLY_TO_AGENT,
+  REVIEW_DECOMPOSITION,
+} from '@thinkingmap/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
@@ -207,5 +213,77 @@ describe.skipIf(!run)('the live run view: the agent’s graph with the run on it
     await expect.poll(() => view.getByTestId('run-view-status').textContent(), { timeout: 15_000 }).toBe('Done');
     await page.keyboard.press('Escape');
     await expect.poll(() => panel.textContent()).toContain('Open it, next to the university.');
+  });
+
+  it('should fork a finished run from its review with the proposed sub-questions edited, in the person’s words', async () => {
+    const root = 'Open a bakery?';
+    const created = await createMapWithTree(server.api, 'Forking a review', { [root]: {} });
+    mapId = created.mapId;
+    const original = await call(server.api.client, PROCESS_NODE, { nodeId: created.ids.get(root)! });
+    let requestId: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          requestId = (await call(server.api.client, PENDING_QUESTIONS, { mapId })).data[0]?.requestId;
+          return requestId;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeTruthy();
+    await call(server.api.client, REVIEW_DECOMPOSITION, { input: { requestId: requestId!, accept: true } });
+
+    page = (await openPage(browser)).page;
+    await page.goto(`${server.origin}/maps/${mapId}`);
+    await selectNode(page, root);
+    await page.getByTestId('node-panel').getByTestId('run-history').getByTestId('view-run').first().click();
+    const view = page.getByTestId('run-view');
+    expect(await view.getAttribute('data-run-id')).toBe(original.id);
+    await expect.poll(() => view.getByTestId('run-view-status').textContent(), { timeout: 15_000 }).toBe('Done');
+
+    // The review step offers its proposal to edit: the sub-questions the person was shown, in multi-line fields.
+    await view.locator('[data-testid=run-step][data-step=reviewProposal]').click();
+    const fork = view.getByTestId('run-fork');
+    const rows = fork.getByTestId('proposed-sub-question');
+    await expect.poll(() => rows.count()).toBe(2);
+    const question = (n: number) => fork.getByRole('textbox', { name: `Sub-question ${n}`, exact: true });
+    expect(await question(1).inputValue()).toBe('How big is the market?');
+    expect(await question(2).inputValue()).toBe('Where should it be?');
+    expect(await question(1).evaluate((el) => el.tagName)).toBe('TEXTAREA');
+
+    // Edit one, leave one out, add one: an empty row is named in words, before anything is sent.
+    await question(1).fill('How many people would buy bread\nevery morning?');
+    await fork.getByRole('button', { name: 'Leave out “Where should it be?”' }).click();
+    await fork.getByRole('button', { name: 'Add a sub-question' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await fork.getByTestId('run-fork-submit').click();
+    await expect
+      .poll(() => fork.getByRole('alert').textContent())
+      .toBe('Sub-question 2 has no question. Sub-question 2 has no goal.');
+    await question(2).fill('What does an oven cost?');
+    await fork.getByRole('textbox', { name: 'Goal of sub-question 2' }).fill('A budget');
+    await screenshot(page, 'run-view-en-04-fork-review');
+    await fork.getByTestId('run-fork-submit').click();
+
+    // The new run asks the person to review exactly the edited sub-questions.
+    await expect.poll(() => view.getAttribute('data-run-id')).not.toBe(original.id);
+    expect(await view.getByTestId('run-view-forked').textContent()).toContain('Waiting for your review');
+    await expect.poll(() => view.getAttribute('data-current'), { timeout: 15_000 }).toBe('reviewProposal');
+    const [review] = (await call(server.api.client, PENDING_QUESTIONS, { mapId })).data;
+    expect(review?.runId).toBe(await view.getAttribute('data-run-id'));
+    const proposal = (review!.context as { proposal: { subQuestions: { question: string; goal: string }[] } }).proposal;
+    expect(proposal.subQuestions).toMatchObject([
+      { question: 'How many people would buy bread\nevery morning?', goal: 'Estimate demand' },
+      { question: 'What does an oven cost?', goal: 'A budget' },
+    ]);
+
+    // A refusal is told in words, never as the server's message: the original cannot be forked while this waits.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('node-panel').getByTestId('run-history').getByTestId('view-run').last().click();
+    await expect.poll(() => view.getAttribute('data-run-id')).toBe(original.id);
+    await view.locator('[data-testid=run-step][data-step=reviewProposal]').click();
+    await view.getByTestId('run-fork').getByTestId('run-fork-submit').click();
+    await expect
+      .poll(() => view.getByTestId('run-fork').getByRole('alert').textContent())
+      .toBe('Another run is working on this question; wait for it to end or cancel it, then fork.');
   });
 });

@@ -10,6 +10,11 @@ export interface RunRef {
   graph: string;
   /** The thinking-map node the run works on, when it has one. */
   nodeId?: string;
+  /**
+   * The parallel branch a step runs as, when the graph runs it once per item at the same time (a `Send` per
+   * divergent task: the task's key, `L1.T2`): several visits of one step at once are told apart by it.
+   */
+  branch?: string;
 }
 
 /** A question the run waits on. `requestId` is what the person's reply must quote. */

@@ -9,12 +9,16 @@ export class RecordingEvents implements EventPort {
   readonly questions: AgentQuestion[] = [];
   /** Streamed text, joined. */
   tokens = '';
+  /** The parallel branch of each step entered or left (`runTask L1.T2`), for the steps that run as branches. */
+  readonly branches: string[] = [];
 
-  stepEntered(_run: RunRef, step: string): void {
+  stepEntered(run: RunRef, step: string): void {
     this.lines.push(`entered ${step}`);
+    if (run.branch) this.branches.push(`entered ${step} ${run.branch}`);
   }
-  stepLeft(_run: RunRef, step: string, outcome: string): void {
+  stepLeft(run: RunRef, step: string, outcome: string): void {
     this.lines.push(`left ${step} ${outcome}`);
+    if (run.branch) this.branches.push(`left ${step} ${run.branch} ${outcome}`);
   }
   questionAsked(_run: RunRef, question: AgentQuestion): void {
     this.questions.push(question);

@@ -1,6 +1,7 @@
 import {
   agentGraphTopologies,
   type GraphTopology,
+  type ProposedSubQuestion,
   type TopologyEdge,
   type TopologyNode,
   TopologyNodeKind,
@@ -92,12 +93,28 @@ const StepReplyRef = builder.objectRef<StepReply>('RunStepReply').implement({
   }),
 });
 
+const ProposedSubQuestionRef = builder.objectRef<ProposedSubQuestion>('RunProposedSubQuestion').implement({
+  description: 'A sub-question a review step put to the person, as the agent proposed it.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'Its name inside the proposal (what `dependsOn` refers to).' }),
+    question: t.exposeString('question'),
+    goal: t.exposeString('goal'),
+    dependsOn: t.exposeStringList('dependsOn', { description: 'Keys of sibling sub-questions it needs first.' }),
+  }),
+});
+
 const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
   description:
     "One visit of a run to a graph step, with its state; `round` 2 or more is a loop's next round. The state is " +
     'derived from what the run stored (its events, decisions and questions), each text cut to a bound.',
   fields: (t) => ({
     step: t.exposeID('step', { description: 'The step (a node id of the graph in agentGraphs).' }),
+    branch: t.exposeString('branch', {
+      nullable: true,
+      description:
+        'The parallel branch this visit ran as (a divergent task’s key, `L1.T2`): the tasks of a level are ' +
+        'visits of one step in one round, side by side. Null for a step that runs once at a time.',
+    }),
     round: t.exposeInt('round'),
     enteredSeq: t.exposeInt('enteredSeq'),
     enteredAt: t.expose('enteredAt', { type: 'DateTime' }),
@@ -124,6 +141,14 @@ const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
       description: "The person's reply to that question; null while it waits or when nothing was asked.",
       resolve: (step) => step.reply,
     }),
+    proposal: t.field({
+      type: [ProposedSubQuestionRef],
+      nullable: true,
+      description:
+        'A review step (`reviewProposal`): the sub-questions it put to the person, what a fork from it starts ' +
+        'from. Null for other steps.',
+      resolve: (step) => step.proposal,
+    }),
     decisions: t.field({
       type: ['Decision' as never],
       description: 'The decisions the step recorded, oldest first.',
@@ -139,6 +164,11 @@ const RunPathRef = builder.objectRef<RunPath>('RunPath').implement({
     graph: t.exposeString('graph', { nullable: true }),
     steps: t.field({ type: [PathStepRef], resolve: (path) => path.steps }),
     current: t.exposeString('current', { nullable: true, description: 'The step the run is in now.' }),
+    checkpointsKept: t.exposeBoolean('checkpointsKept', {
+      description:
+        "Whether the run's checkpoints are still kept, so it can be forked once it ended; false once they were " +
+        'pruned (beyond the window of the latest runs) and forkRun refuses it.',
+    }),
   }),
 });
 
@@ -161,7 +191,7 @@ builder.queryField('runPath', (t) =>
       const runId = String(args.runId);
       const run = await ctx.db.read.agentRun.findUnique({
         where: { id: runId },
-        select: { id: true, mapId: true, nodeId: true },
+        select: { id: true, mapId: true, nodeId: true, threadId: true },
       });
       if (!run) throw new NotFoundError('AgentRun', runId);
       await assertMapAccess(ctx, run.mapId);

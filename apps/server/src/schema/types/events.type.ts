@@ -211,6 +211,13 @@ const AgentStep = builder.objectRef<EventOf<'AgentStep'>>('AgentStep').implement
     graph: t.string({ resolve: (e) => e.payload.graph }),
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
     step: t.string({ resolve: (e) => e.payload.step }),
+    branch: t.string({
+      nullable: true,
+      resolve: (e) => e.payload.branch,
+      description:
+        'The parallel branch the step runs as (a divergent task’s key, `L1.T2`): the tasks of a level run the ' +
+        'same step at once, each entering and leaving as its own branch. Null for a step that runs once.',
+    }),
     phase: t.field({ type: StepPhase, resolve: (e) => e.payload.phase }),
     outcome: t.string({
       nullable: true,

@@ -55,8 +55,9 @@ export function cancelRun(client: Client, runId: string): Outcome {
 }
 
 /**
- * Re-runs a finished node run from one of its steps with another intent or strategy, or with feedback: a new run
- * on the same node, linked to the original. Resolves with the new run's id, or the API's refusal.
+ * Re-runs a finished node run from one of its steps with another intent or strategy, feedback, or edited
+ * sub-questions (from the review step): a new run on the same node, linked to the original. Resolves with the
+ * new run's id, or the API's refusal.
  */
 export async function forkRun(
   client: Client,
@@ -66,6 +67,7 @@ export async function forkRun(
     intent?: NodeIntent | null;
     strategy?: DecompositionStrategy | null;
     feedback?: string | null;
+    subQuestions?: SubQuestionInput[] | null;
   },
 ): Promise<ApiResult<{ id: string }>> {
   return runMutation(client, FORK_RUN, { input });

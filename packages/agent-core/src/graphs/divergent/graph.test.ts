@@ -65,6 +65,15 @@ describe('divergent exploration: the loop', () => {
     expect(reasons?.content).toContain('Intent match (40%): 0.8 — intent 0.8');
     expect(model.calls.filter((a) => a === 'evaluate')).toHaveLength(3);
     expect(events.lines).toContain('left runTask done');
+    // Each parallel task's step is named by its task, entering and leaving (the other steps run once: no branch).
+    expect(events.branches.filter((b) => b.startsWith('left')).sort()).toEqual([
+      'left runTask L1.T1 done',
+      'left runTask L1.T2 done',
+      'left runTask L2.T1 done',
+      'left runTask L3.T1 done',
+      'left runTask L3.T2 done',
+    ]);
+    expect(events.branches.filter((b) => b.startsWith('entered'))).toHaveLength(5);
     expect(events.tokens).toContain('result of market');
     const progress = events.divergentProgress;
     expect(progress.filter((p) => p.type === 'DivergentLevelStarted').map((p) => p.payload.level)).toEqual([1, 2, 3]);

@@ -40,8 +40,11 @@ function afterScore(s: DivergentStateType) {
  * `writeFinal`). Input: `{ nodeId, maxLevels?, maxParallel?, threshold?, reviewEachLevel? }`.
  */
 export function createDivergentGraph(deps: DivergentDeps, options: { checkpointer?: BaseCheckpointSaver } = {}) {
-  const step = <U>(name: string, fn: Step<DivergentStateType, U>) =>
-    instrumentStep(DIVERGENT_GRAPH, name, deps.events, fn);
+  const step = <U>(
+    name: string,
+    fn: Step<DivergentStateType, U>,
+    branchOf?: (state: DivergentStateType) => string | null | undefined,
+  ) => instrumentStep(DIVERGENT_GRAPH, name, deps.events, fn, { branchOf });
   const AGENT = stepKind(StepKind.AGENT);
   const TOOL = stepKind(StepKind.TOOL);
   return new StateGraph(DivergentState)
@@ -51,7 +54,11 @@ export function createDivergentGraph(deps: DivergentDeps, options: { checkpointe
     .addNode('planTasks', step('planTasks', untilBudgetRunsOut(planTasks(deps))), AGENT)
     .addNode('reviewTasks', step('reviewTasks', reviewTasks(deps)), stepKind(StepKind.HUMAN))
     .addNode('createTasks', step('createTasks', createTasks(deps)), TOOL)
-    .addNode('runTask', step('runTask', runTask(deps)), AGENT)
+    .addNode(
+      'runTask',
+      step('runTask', runTask(deps), (s) => s.task?.key),
+      AGENT,
+    )
     .addNode('closeLevel', step('closeLevel', closeLevel(deps)), TOOL)
     .addNode('writeFinal', step('writeFinal', writeFinal(deps)), AGENT)
     .addEdge(START, 'readIntent')

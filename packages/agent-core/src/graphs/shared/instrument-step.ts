@@ -10,15 +10,19 @@ export type Step<S, U> = (state: S, config: LangGraphRunnableConfig) => Promise<
  * `interrupted`. When the step pauses with `interrupt()`, each pending question is reported through
  * `questionAsked` with the interrupt's id as `requestId`, and the interrupt is re-thrown untouched: it is
  * LangGraph's control flow, never swallowed. A resumed step reports itself entered again (it re-runs).
+ * A step the graph runs as parallel branches (`Send`) names each with `branchOf` (see `RunRef.branch`), so
+ * each branch's entering and leaving pair up even while the others run.
  */
 export function instrumentStep<S extends { nodeId?: string | null }, U>(
   graph: string,
   name: string,
   events: EventPort,
   step: Step<S, U>,
+  options: { branchOf?: (state: S) => string | null | undefined } = {},
 ): Step<S, U> {
   return async (state, config) => {
-    const run = runRefOf(config, graph, state.nodeId);
+    const branch = options.branchOf?.(state);
+    const run = { ...runRefOf(config, graph, state.nodeId), ...(branch ? { branch } : {}) };
     const started = performance.now();
     events.stepEntered(run, name);
     try {
