@@ -262,6 +262,7 @@ export const EVENT_FIELDS = graphql(
       graph
       nodeId
       step
+      branch
       phase
       outcome
     }

@@ -5,6 +5,11 @@ import type { AgentEvent, AgentRun, PendingQuestion } from '../api/results.ts';
 export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> & {
   /** The graph step running now (`proposeSubQuestions`, …), null between steps. */
   step: string | null;
+  /**
+   * The parallel branches of `step` still running (a divergent level's task keys): the step stays current until
+   * the last of them leaves. Empty for a step that runs once at a time.
+   */
+  branches: string[];
   /** The last step the run entered (seen while the page was open), to say what a finished run did. */
   lastStep: string | null;
   /** Text streamed by the current step so far. */
@@ -78,6 +83,7 @@ export class AgentActivity {
             status,
             error,
             step: null,
+            branches: [],
             lastStep: null,
             text: '',
             startedAt: createdAt ?? null,
@@ -131,6 +137,7 @@ export class AgentActivity {
       agent: event.run.agent,
       status,
       step: null,
+      branches: [],
       lastStep: null,
       text: '',
       error: null,
@@ -159,11 +166,7 @@ export class AgentActivity {
           this.decisionsSeen = { ...this.decisionsSeen, [event.nodeId]: (this.decisionsSeen[event.nodeId] ?? 0) + 1 };
         return;
       case 'AgentStep':
-        this.#update(event.runId, (run) =>
-          event.phase === 'ENTERED'
-            ? { ...run, status: 'RUNNING', step: event.step, lastStep: event.step, text: '' }
-            : { ...run, step: run.step === event.step ? null : run.step },
-        );
+        this.#update(event.runId, (run) => stepMoved(run, event));
         return;
       case 'AgentTokens':
         // A run's own text; a run writing other nodes at once (a divergent session's tasks) streams theirs
@@ -226,6 +229,7 @@ export class AgentActivity {
       agent: '',
       status: 'RUNNING',
       step: null,
+      branches: [],
       lastStep: null,
       text: '',
       error: null,
@@ -240,4 +244,26 @@ export class AgentActivity {
   #dropQuestionsOf(runId: string): void {
     this.questions = Object.fromEntries(Object.entries(this.questions).filter(([, q]) => q.runId !== runId));
   }
+}
+
+/**
+ * A run after one of its steps was entered or left. Parallel branches of one step (a divergent level's tasks)
+ * enter and leave in any order: the step stays current while any of them runs.
+ */
+function stepMoved(run: RunActivity, event: { step: string; branch?: string | null; phase: string }): RunActivity {
+  const branch = event.branch ?? null;
+  if (event.phase === 'ENTERED') {
+    const joining = branch !== null && run.step === event.step;
+    return {
+      ...run,
+      status: 'RUNNING',
+      step: event.step,
+      branches: branch === null ? [] : [...(joining ? run.branches : []), branch],
+      lastStep: event.step,
+      text: joining ? run.text : '',
+    };
+  }
+  if (run.step !== event.step) return run;
+  const branches = run.branches.filter((b) => b !== branch);
+  return { ...run, branches, step: branches.length ? run.step : null };
 }

@@ -28,6 +28,7 @@ describe('AgentActivity', () => {
         runId: 'r1',
         nodeId: 'n1',
         graph: 'process-node',
+        branch: null,
         step: 'draftConclusion',
         phase: 'ENTERED',
         outcome: null,
@@ -46,6 +47,7 @@ describe('AgentActivity', () => {
         runId: 'r1',
         nodeId: 'n1',
         graph: 'process-node',
+        branch: null,
         step: 'draftConclusion',
         phase: 'LEFT',
         outcome: 'done',
@@ -75,6 +77,39 @@ describe('AgentActivity', () => {
       { __typename: 'AgentTokens', runId: 'r1', nodeId: null, text: '…' },
     ]);
     expect(activity.activeRun('root')?.text).toBe('Planning…');
+  });
+
+  it('should keep a step of parallel branches current until the last of them leaves (a divergent level)', () => {
+    const activity = new AgentActivity();
+    const step = (branch: string | null, stepName: string, phase: 'ENTERED' | 'LEFT') =>
+      ({
+        __typename: 'AgentStep',
+        runId: 'd1',
+        nodeId: 'n1',
+        graph: 'divergent',
+        step: stepName,
+        branch,
+        phase,
+        outcome: phase === 'LEFT' ? 'done' : null,
+      }) as const;
+    play(activity, [
+      {
+        __typename: 'RunStarted',
+        runId: 'd1',
+        nodeId: 'n1',
+        run: { agent: 'divergent', status: 'RUNNING', forkedFromStep: null },
+      },
+      step('L1.T1', 'runTask', 'ENTERED'),
+      step('L1.T2', 'runTask', 'ENTERED'),
+      step('L1.T3', 'runTask', 'ENTERED'),
+      step('L1.T2', 'runTask', 'LEFT'),
+      step('L1.T1', 'runTask', 'LEFT'),
+    ]);
+    expect(activity.activeRun('n1')).toMatchObject({ step: 'runTask', branches: ['L1.T3'] });
+    play(activity, [step('L1.T3', 'runTask', 'LEFT')]);
+    expect(activity.activeRun('n1')).toMatchObject({ step: null, branches: [], lastStep: 'runTask' });
+    play(activity, [step(null, 'closeLevel', 'ENTERED')]);
+    expect(activity.activeRun('n1')).toMatchObject({ step: 'closeLevel', branches: [] });
   });
 
   it('should hold a question until it is resolved, and mark the run as waiting', () => {

@@ -246,6 +246,7 @@ describe('RunningStep', () => {
     agent: 'process-node',
     status: 'RUNNING',
     step: 'draftConclusion',
+    branches: [],
     lastStep: 'draftConclusion',
     text: 'About 3,000',
     error: null,
