@@ -31,6 +31,11 @@ export type SeedRun = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'err
     Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens' | 'waitingFor' | 'forkedFromStep'>
   >;
 
+/** A question as PENDING_QUESTIONS returns it (seeding keeps those still answerable). */
+export type SeedQuestion = OpenQuestion &
+  Pick<PendingQuestion, 'status'> &
+  Partial<Pick<PendingQuestion, 'answerable'>>;
+
 /**
  * A question the person has yet to answer, from PENDING_QUESTIONS or an AgentQuestion event. `expired` marks a
  * gate (a review, a confirmation) whose time ran out: it still waits for the person, its run PAUSED.
@@ -53,13 +58,15 @@ export class AgentActivity {
   /** How many events of each run arrived while the page was open (a run view reads its path again on it). */
   runEventsSeen = $state.raw<Record<string, number>>({});
 
-  /** Seeds from the API after loading the map (RUNS and PENDING_QUESTIONS). */
-  seed(
-    runs: readonly SeedRun[],
-    questions: readonly (OpenQuestion &
-      Pick<PendingQuestion, 'status'> &
-      Partial<Pick<PendingQuestion, 'answerable'>>)[],
-  ): void {
+  /** Events applied while a {@link catchUp}'s read is on its way, to play again on top of its answer. */
+  readonly #sinceRead = new Set<AgentEvent[]>();
+
+  /**
+   * Seeds from the API after loading the map (RUNS and PENDING_QUESTIONS). A run still in the status it had here
+   * keeps what the page saw of it live (its step and streamed text), which the API does not return.
+   */
+  seed(runs: readonly SeedRun[], questions: readonly SeedQuestion[]): void {
+    const before = this.runs;
     this.runs = Object.fromEntries(
       runs.map(
         ({
@@ -82,10 +89,7 @@ export class AgentActivity {
             agent,
             status,
             error,
-            step: null,
-            branches: [],
-            lastStep: null,
-            text: '',
+            ...liveOf(before[id], status),
             startedAt: createdAt ?? null,
             finishedAt: finishedAt ?? null,
             tokens: promptTokens === undefined ? null : promptTokens + (completionTokens ?? 0),
@@ -149,8 +153,30 @@ export class AgentActivity {
     });
   }
 
+  /**
+   * Seeds again from a read of RUNS and PENDING_QUESTIONS made now (`read`, null when it failed), then plays again
+   * the events applied while it was on its way. The map's feed follows on from the `lastSeq` of the map's first
+   * read, but the first seed's reads went beside it and may have been answered before it: an agent's question
+   * asked (or a run started) between the two was in neither, and the feed never sends it. A read made after the
+   * map's read has everything up to that `lastSeq`; what came after reaches the feed, and is played on top.
+   */
+  async catchUp(read: () => Promise<[SeedRun[], SeedQuestion[]] | null>): Promise<void> {
+    const since: AgentEvent[] = [];
+    this.#sinceRead.add(since);
+    try {
+      const seeded = await read();
+      this.#sinceRead.delete(since);
+      if (!seeded) return;
+      this.seed(...seeded);
+      for (const event of since) this.apply(event);
+    } finally {
+      this.#sinceRead.delete(since);
+    }
+  }
+
   /** Applies one agent event. */
   apply(event: AgentEvent): void {
+    for (const since of this.#sinceRead) since.push(event);
     // Streamed text is shown as it comes (`text`); every other event of a run moves its path on.
     if (event.__typename !== 'AgentTokens' && 'runId' in event && event.runId)
       this.runEventsSeen = { ...this.runEventsSeen, [event.runId]: (this.runEventsSeen[event.runId] ?? 0) + 1 };
@@ -266,4 +292,13 @@ function stepMoved(run: RunActivity, event: { step: string; branch?: string | nu
   if (run.step !== event.step) return run;
   const branches = run.branches.filter((b) => b !== branch);
   return { ...run, branches, step: branches.length ? run.step : null };
+}
+
+/** What the page saw live of a run (not in the API's answer) that a new seed keeps while its status is unchanged. */
+function liveOf(
+  run: RunActivity | undefined,
+  status: RunActivity['status'],
+): Pick<RunActivity, 'step' | 'branches' | 'lastStep' | 'text'> {
+  if (run?.status === status) return { step: run.step, branches: run.branches, lastStep: run.lastStep, text: run.text };
+  return { step: null, branches: [], lastStep: run?.lastStep ?? null, text: '' };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../api/results.ts';
-import { AgentActivity } from './agent-activity.svelte.ts';
+import { AgentActivity, type SeedQuestion, type SeedRun } from './agent-activity.svelte.ts';
 import { DecompositionDraft } from './decomposition-draft.svelte.ts';
 import { proposalOf, ReviewDrafts } from './review-drafts.svelte.ts';
 
@@ -289,6 +289,69 @@ describe('AgentActivity', () => {
     );
     expect(activity.activeRun(null)?.agent).toBe('understand-problem');
     expect(activity.questionsFor(null).map((q) => q.requestId)).toEqual(['q1']);
+  });
+
+  it('should catch up with a question its first read missed, under what arrived while the catch-up read was out', async () => {
+    const activity = new AgentActivity();
+    const question = (requestId: string) => ({
+      requestId,
+      runId: 'r1',
+      nodeId: null,
+      kind: 'confirm-understanding',
+      question: 'Is this your problem?',
+      context: {},
+      status: 'PENDING' as const,
+      expiresAt: '',
+    });
+    // The first reads were answered before the map's: the run was still running, its question not asked yet.
+    const running = { id: 'r1', nodeId: null, agent: 'understand-problem', status: 'RUNNING' as const, error: null };
+    activity.seed([running], []);
+    play(activity, [
+      {
+        __typename: 'AgentStep',
+        runId: 'r1',
+        nodeId: null,
+        graph: 'understand-problem',
+        branch: null,
+        step: 'restateProblem',
+        phase: 'ENTERED',
+        outcome: null,
+      },
+    ]);
+    let answer: (value: [SeedRun[], SeedQuestion[]] | null) => void = () => {};
+    const caughtUp = activity.catchUp(() => new Promise((resolve) => (answer = resolve)));
+    // While the catch-up read is out, the person answers the question elsewhere and the run asks a second one.
+    play(activity, [
+      { __typename: 'QuestionResolved', runId: 'r1', nodeId: null, requestId: 'q1', status: 'ANSWERED' },
+      {
+        __typename: 'AgentQuestion',
+        ...question('q2'),
+      },
+    ] as Unsequenced[]);
+    answer([[{ ...running, status: 'WAITING' }], [question('q1')]]);
+    await caughtUp;
+    expect(activity.questionsFor(null).map((q) => q.requestId)).toEqual(['q2']);
+    expect(activity.activeRun(null)?.status).toBe('WAITING');
+
+    // A catch-up read that finds the run as the page already follows it keeps what the page saw live.
+    const again = new AgentActivity();
+    again.seed([running], []);
+    play(again, [
+      {
+        __typename: 'AgentStep',
+        runId: 'r1',
+        nodeId: null,
+        graph: 'understand-problem',
+        branch: null,
+        step: 'restateProblem',
+        phase: 'ENTERED',
+        outcome: null,
+      },
+      { __typename: 'AgentTokens', runId: 'r1', nodeId: null, text: 'You want' },
+    ]);
+    await again.catchUp(async () => [[running], [question('q1')]]);
+    expect(again.activeRun(null)).toMatchObject({ step: 'restateProblem', text: 'You want' });
+    expect(again.questionsFor(null).map((q) => q.requestId)).toEqual(['q1']);
   });
 });
 

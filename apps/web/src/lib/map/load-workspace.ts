@@ -21,6 +21,16 @@ export function loadWorkspace(client: Client, mapId: string) {
   );
 }
 
+/**
+ * The map's runs and waiting questions read again on their own, once the map's first read has answered: what
+ * `AgentActivity.catchUp` seeds from (null when either read failed).
+ */
+export async function readAgents(client: Client, mapId: string) {
+  const { runs, questions } = reads(mapId);
+  const [r, q] = await Promise.all([runQuery(client, ...runs), runQuery(client, ...questions)]);
+  return r.ok && q.ok ? ([r.value.data, q.value.data] as [typeof r.value.data, typeof q.value.data]) : null;
+}
+
 /** The same reads as the requests urql sends, for the page to start before its code has loaded. */
 export function workspaceRequests(mapId: string) {
   const { map, runs, questions } = reads(mapId);
