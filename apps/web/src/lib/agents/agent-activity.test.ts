@@ -303,21 +303,20 @@ describe('AgentActivity', () => {
       status: 'PENDING' as const,
       expiresAt: '',
     });
+    const restating = {
+      __typename: 'AgentStep',
+      runId: 'r1',
+      nodeId: null,
+      graph: 'understand-problem',
+      branch: null,
+      step: 'restateProblem',
+      phase: 'ENTERED',
+      outcome: null,
+    } as const;
     // The first reads were answered before the map's: the run was still running, its question not asked yet.
     const running = { id: 'r1', nodeId: null, agent: 'understand-problem', status: 'RUNNING' as const, error: null };
     activity.seed([running], []);
-    play(activity, [
-      {
-        __typename: 'AgentStep',
-        runId: 'r1',
-        nodeId: null,
-        graph: 'understand-problem',
-        branch: null,
-        step: 'restateProblem',
-        phase: 'ENTERED',
-        outcome: null,
-      },
-    ]);
+    play(activity, [restating]);
     let answer: (value: [SeedRun[], SeedQuestion[]] | null) => void = () => {};
     const caughtUp = activity.catchUp(() => new Promise((resolve) => (answer = resolve)));
     // While the catch-up read is out, the person answers the question elsewhere and the run asks a second one.
@@ -336,19 +335,7 @@ describe('AgentActivity', () => {
     // A catch-up read that finds the run as the page already follows it keeps what the page saw live.
     const again = new AgentActivity();
     again.seed([running], []);
-    play(again, [
-      {
-        __typename: 'AgentStep',
-        runId: 'r1',
-        nodeId: null,
-        graph: 'understand-problem',
-        branch: null,
-        step: 'restateProblem',
-        phase: 'ENTERED',
-        outcome: null,
-      },
-      { __typename: 'AgentTokens', runId: 'r1', nodeId: null, text: 'You want' },
-    ]);
+    play(again, [restating, { __typename: 'AgentTokens', runId: 'r1', nodeId: null, text: 'You want' }]);
     await again.catchUp(async () => [[running], [question('q1')]]);
     expect(again.activeRun(null)).toMatchObject({ step: 'restateProblem', text: 'You want' });
     expect(again.questionsFor(null).map((q) => q.requestId)).toEqual(['q1']);
