@@ -29,7 +29,6 @@ const steeringInput = z.discriminatedUnion('action', [
 /** @see steeringInput */
 export type SteeringInput = z.input<typeof steeringInput>;
 
-/** Sessions that can still be steered: running, waiting for the person, or paused on an expired review. */
 /** Tasks the person added that wait for a level at most (one level's worth). */
 const MAX_WAITING_TASKS = DIVERGENT_LIMITS.maxParallel;
 
@@ -60,6 +59,7 @@ export async function steerDivergent(ctx: CommandContext, raw: unknown, effects:
   const found = await divergentRunOf(ctx, input.sessionId);
   const { run, review } = await mutateMap(ctx, found.mapId, async (tx, emit) => {
     const run = await tx.agentRun.findUniqueOrThrow({ where: { id: found.id } });
+    // Sessions that can still be steered: running, waiting for the person, or paused on an expired review.
     if (!isRunOpen(run.status))
       throw new ConflictError(`the divergent session has ended (${run.status.toLowerCase()}); nothing was changed`);
     const rows = await tx.event.findMany({
