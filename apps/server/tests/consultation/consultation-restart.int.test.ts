@@ -148,8 +148,8 @@ describe.each(providers)('a consultation turn cut short by a killed server on %s
     expect(done.logs.map((l) => l.text)).toEqual([
       'Note written: shop/overview.md',
       'Recorded: sells tea',
-      'Note already written: shop/overview.md',
       'Already recorded: sells tea',
+      'Note already written: shop/overview.md',
     ]);
   }, 120_000);
 });
