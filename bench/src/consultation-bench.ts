@@ -26,6 +26,8 @@ const EVENTS = `subscription ($mapId: ID!) {
 /** What the scripted endpoint answers: the front reply streams after 200 ms, the planner after 3 s. */
 /** When the front agent's model call reached the endpoint, per round (the bench and server share this process). */
 let frontRequestAt: number | null = null;
+/** When the planner's first model call reached the endpoint, per round: beside the reply, not after it. */
+let plannerRequestAt: number | null = null;
 
 function respond(request: RecordedRequest): ScriptedReply {
   const name = request.body.response_format?.json_schema?.name;
@@ -36,6 +38,7 @@ function respond(request: RecordedRequest): ScriptedReply {
       delayMs: FIRST_TOKEN_MS,
       chunkSize: 8,
     };
+  if (name === 'planner_decision') plannerRequestAt ??= performance.now();
   if (name === 'planner_decision')
     return {
       content: JSON.stringify({ next: 'FINISH', askUser: null, record: null, note: null }),
@@ -159,6 +162,7 @@ export async function benchConsultation(): Promise<void> {
     /** Where the time goes: before the model call reaches the endpoint, and after its first token is sent. */
     const beforeModel: number[] = [];
     const afterModel: number[] = [];
+    const plannerStarts: number[] = [];
     const baseline: number[] = [];
     // One round more than measured: the first warms the tokenizer, the SDK and the queries.
     for (let round = 0; round <= ROUNDS; round++) {
@@ -179,6 +183,7 @@ export async function benchConsultation(): Promise<void> {
       });
       ended.catch(() => {});
       frontRequestAt = null;
+      plannerRequestAt = null;
       const start = performance.now();
       await within(
         gql(send, { c: consultation.id, t: `Round ${round}: I want to sell my handmade tea online.` }),
@@ -198,6 +203,7 @@ export async function benchConsultation(): Promise<void> {
         beforeModel.push(frontRequestAt - start);
         afterModel.push(tokenAt - frontRequestAt - FIRST_TOKEN_MS);
       }
+      if (plannerRequestAt !== null) plannerStarts.push(plannerRequestAt - start);
       turns.push(endAt - start);
     }
     const p = summarize(product);
@@ -214,6 +220,9 @@ export async function benchConsultation(): Promise<void> {
     console.log(
       `  of which: message → model call at the endpoint p50 ${ms(summarize(beforeModel).p50)}; ` +
         `endpoint's first token → client p50 ${ms(summarize(afterModel).p50)}`,
+    );
+    console.log(
+      `  the planner's call reached the endpoint     p50 ${ms(summarize(plannerStarts).p50)}  — beside the reply, not after it`,
     );
     console.log(`  the turn (planner included) ended after     p50 ${ms(t.p50)}  — the reply never waited for it`);
   } finally {

@@ -51,6 +51,7 @@ export { CONSULTATION_LIMITS, type ConsultationDeps } from './graphs/consultatio
 export { CONSULTATION_GRAPH, createConsultationGraph } from './graphs/consultation/graph.ts';
 export { normalizeNotePath } from './graphs/consultation/note-path.ts';
 export type { ConsultationStateType } from './graphs/consultation/state.ts';
+export type { TurnFailure } from './graphs/consultation/turn-failure.ts';
 export type { CriticDeps } from './graphs/critic/critic-deps.ts';
 export { CRITIC_GRAPH, createCriticGraph } from './graphs/critic/graph.ts';
 export * from './graphs/critic/schemas.ts';

@@ -63,10 +63,26 @@ export class CommandConsultationStore
     return this.commands(consultationId);
   }
 
-  /** The context of one write, once per idempotency key (the command layer's receipt). */
-  private async commandsOnce(consultationId: string, { idempotencyKey }: Idempotent): Promise<CommandContext> {
-    const ctx = await this.commands(consultationId);
-    return idempotencyKey ? { ...ctx, idempotencyKey } : ctx;
+  /**
+   * The context of one write, once per idempotency key (the command layer's receipt), and whether the write
+   * happened: a command replayed from its receipt runs no work and so commits no event (`onCommitted` is called
+   * only with events), which tells a write that happened from one already kept.
+   */
+  private async commandsOnce(
+    consultationId: string,
+    { idempotencyKey }: Idempotent,
+  ): Promise<{ ctx: CommandContext; written: () => boolean }> {
+    const base = await this.commands(consultationId);
+    let committed = false;
+    const ctx: CommandContext = {
+      ...base,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      onCommitted: (events) => {
+        committed = true;
+        base.onCommitted?.(events);
+      },
+    };
+    return { ctx, written: () => committed };
   }
 
   async load(consultationId: string): Promise<ConsultationSnapshot> {
@@ -136,8 +152,9 @@ export class CommandConsultationStore
   }
 
   async writeRecord(consultationId: string, record: ConsultationRecordDraft, options: Idempotent = {}) {
-    const row = await addConsultationRecord(await this.commandsOnce(consultationId, options), consultationId, record);
-    return { id: row.id };
+    const { ctx, written } = await this.commandsOnce(consultationId, options);
+    const row = await addConsultationRecord(ctx, consultationId, record);
+    return { id: row.id, written: written() };
   }
 
   async compress(consultationId: string, summary: string, messageIds: string[]) {
@@ -162,10 +179,13 @@ export class CommandConsultationStore
   }
 
   async write(consultationId: string, note: ConsultationNoteDraft, options: Idempotent = {}) {
-    const ctx = await this.commandsOnce(consultationId, options);
+    const { ctx, written } = await this.commandsOnce(consultationId, options);
     const row = await ctx.db.read.consultation.findUniqueOrThrow({ where: { id: consultationId } });
     if (!row.mapId) throw new AgentError('INVALID_INPUT', 'the consultation has no map yet');
-    return writeConsultationNote(ctx, consultationId, (mapId) => this.files.write(mapId, note.path, note.content));
+    const { path } = await writeConsultationNote(ctx, consultationId, (mapId) =>
+      this.files.write(mapId, note.path, note.content),
+    );
+    return { path, written: written() };
   }
 
   async turnStarted(consultationId: string) {

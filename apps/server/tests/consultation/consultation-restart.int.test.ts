@@ -144,5 +144,12 @@ describe.each(providers)('a consultation turn cut short by a killed server on %s
     // Planned again, the same record and note were not written again.
     expect(changes.filter((c) => c === 'RECORD_ADDED')).toHaveLength(1);
     expect(changes.filter((c) => c === 'NOTE_WRITTEN')).toHaveLength(1);
+    // …and the progress log says so: written once, found already kept when planned again.
+    expect(done.logs.map((l) => l.text)).toEqual([
+      'Note written: shop/overview.md',
+      'Recorded: sells tea',
+      'Already recorded: sells tea',
+      'Note already written: shop/overview.md',
+    ]);
   }, 120_000);
 });

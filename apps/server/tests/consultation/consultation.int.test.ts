@@ -149,6 +149,60 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     ).toBe('ForbiddenError');
   });
 
+  it('should stream the front reply while a slow planner works beside it, the plan and record arriving after', async () => {
+    let plannerStarted: () => void = () => {};
+    const planning = new Promise<void>((resolve) => {
+      plannerStarted = resolve;
+    });
+    const { client, id, mapId } = await open({
+      // The reply streams a first piece, then stays open until the planner's call has arrived: a planner that
+      // starts only after the reply never arrives, and the reply times out.
+      front_reply: () => ({
+        content: JSON.stringify(front('Happy to help with your tea shop.')),
+        chunkSize: 8,
+        pauseAfterChars: 8,
+        resume: planning,
+      }),
+      planner_decision: (_prompt, n) => {
+        if (n > 1) return decision({});
+        plannerStarted();
+        return {
+          content: JSON.stringify(
+            decision({
+              next: 'db_writer',
+              record: { kind: 'REQUIREMENT', content: 'a tea shop', sourceMessageId: null },
+              plan: ['Understand the shop'],
+            }),
+          ),
+          delayMs: 3000,
+        };
+      },
+    });
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I want a tea shop' } });
+    const answered = await eventually(async () => {
+      const c = await read(client, id);
+      return c.messages.length === 2 && c;
+    }, 'the front reply');
+    // The whole reply is there while the planner's answer is still on its way.
+    expect(answered.messages[1]).toMatchObject({ role: 'ASSISTANT', text: 'Happy to help with your tea shop.' });
+    expect(requestsOf('planner_decision')).toHaveLength(1);
+    expect(answered).toMatchObject({ busy: true, plan: [], records: [] });
+
+    const done = await idle(client, id, 2);
+    expect(done.records.map((r) => r.content)).toEqual(['a tea shop']);
+    expect(done.plan).toEqual(['Understand the shop']);
+    const events = await call(client, EVENTS, { mapId, after: 0, first: 200 });
+    const order = events.events.flatMap((e) =>
+      e.__typename === 'ConsultationTokens' ? ['TOKENS'] : 'change' in e ? [e.change] : [],
+    );
+    const at = (name: string) => order.indexOf(name);
+    const replied = order.lastIndexOf('MESSAGE');
+    expect(at('TOKENS')).toBeGreaterThan(-1);
+    expect(at('TOKENS')).toBeLessThan(replied);
+    expect(replied).toBeLessThan(at('PLAN'));
+    expect(at('PLAN')).toBeLessThan(at('RECORD_ADDED'));
+  });
+
   it('should interrupt a stale plan: it writes no record and no note, and the next planner prompt has the new requirement', async () => {
     const { client, id, mapId } = await open({
       front_reply: (_p, n) => front(n === 1 ? 'Tea, noted.' : 'Coffee instead, understood.'),
@@ -168,6 +222,8 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     });
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I want to sell tea' } });
     await eventually(async () => requestsOf('planner_decision').length === 1, 'the first planner call');
+    // The planner starts beside the reply: the second message comes once the first reply is stored.
+    await eventually(async () => (await read(client, id)).messages.length === 2, 'the first reply');
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'Actually coffee, not tea' } });
     const done = await idle(client, id, 4);
     expect(done.records.map((r) => r.content)).toEqual(['sells coffee, not tea']);
@@ -297,6 +353,8 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     });
     await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
     await eventually(async () => requestsOf('planner_decision').length === 1, 'the planner call');
+    // The planner starts beside the reply: the server stops once the reply is stored, while the planner works.
+    await eventually(async () => (await read(client, id)).messages.length === 2, 'the reply');
     await server.restart();
     const again = server.connect(server.alice.token).client;
     const done = await eventually(async () => {

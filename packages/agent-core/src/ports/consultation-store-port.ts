@@ -84,8 +84,15 @@ export interface ConsultationStorePort {
   savePlan(consultationId: string, plan: ConsultationPlan): Promise<void>;
   /** A line of progress the person sees. */
   log(consultationId: string, text: string): Promise<void>;
-  /** Stores a record; returns its id. A key already used returns the record written with it and writes nothing. */
-  writeRecord(consultationId: string, record: ConsultationRecordDraft, options?: Idempotent): Promise<{ id: string }>;
+  /**
+   * Stores a record; returns its id, and `written: true`. A key already used writes nothing and returns the id of
+   * the record written with it, and `written: false` (a turn run again replays it: it is already kept).
+   */
+  writeRecord(
+    consultationId: string,
+    record: ConsultationRecordDraft,
+    options?: Idempotent,
+  ): Promise<{ id: string; written: boolean }>;
   /** Earlier messages were summarised: `summary` replaces `messageIds` in prompts (the messages are kept). */
   compress(consultationId: string, summary: string, messageIds: string[]): Promise<void>;
   /**
@@ -100,8 +107,15 @@ export interface ConsultationStorePort {
  * that leave the folder (traversal, absolute paths, symbolic links) with `AgentError('INVALID_INPUT')`.
  */
 export interface NotesPort {
-  /** Writes a note; returns its normalised path. A key already used writes nothing and returns the same path. */
-  write(consultationId: string, note: ConsultationNoteDraft, options?: Idempotent): Promise<{ path: string }>;
+  /**
+   * Writes a note; returns its normalised path, and `written: true`. A key already used writes nothing and returns
+   * the same path, and `written: false`.
+   */
+  write(
+    consultationId: string,
+    note: ConsultationNoteDraft,
+    options?: Idempotent,
+  ): Promise<{ path: string; written: boolean }>;
 }
 
 /** What the person sees while a turn runs and before anything is stored: the front agent's reply as it grows. */

@@ -94,11 +94,15 @@ function keptBlock(state: ConsultationStateType): string {
   return text;
 }
 
-/** The planner's prompt: plan, conversation with ids, the new messages, what was kept, what this turn did already. */
-export function plannerMessages(state: ConsultationStateType): ChatMessage[] {
+/**
+ * The planner's prompt: plan, conversation with ids (without the messages in `omit`), the new messages, what was
+ * kept, what this turn did already.
+ */
+export function plannerMessages(state: ConsultationStateType, omit: ReadonlySet<string> = new Set()): ChatMessage[] {
   const zh = state.language === 'zh';
   const fresh = state.messages.filter((m) => state.unplanned.includes(m.id));
-  let content = `${planBlock(state)}\n${zh ? '对话' : 'Conversation'}:\n${transcript(state.language, state.messages)}\n`;
+  const shown = state.messages.filter((m) => !omit.has(m.id));
+  let content = `${planBlock(state)}\n${zh ? '对话' : 'Conversation'}:\n${transcript(state.language, shown)}\n`;
   if (fresh.length)
     content += `\n${zh ? '用户的新消息（据此规划）' : "The person's new messages (plan with these)"}:\n${transcript(state.language, fresh)}\n`;
   if (state.nodes.length)

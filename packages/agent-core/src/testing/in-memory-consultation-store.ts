@@ -101,7 +101,7 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
       const id = `r${++this.sequence}`;
       this.get(consultationId).records.push({ ...record, id });
       this.writes.push(`record ${record.kind} ${record.content}`);
-      return { id };
+      return { id, written: true };
     });
   }
 
@@ -122,13 +122,13 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
       const path = normalizeNotePath(note.path);
       this.notes.set(path, note.content);
       this.writes.push(`note ${path}`);
-      return { path };
+      return { path, written: true };
     });
   }
 
-  /** Runs a write unless its key was used; then returns what that write returned. */
-  private once<T>({ idempotencyKey: key }: Idempotent, write: () => T): T {
-    if (key && this.receipts.has(key)) return this.receipts.get(key) as T;
+  /** Runs a write unless its key was used; then returns what that write returned, as not written this time. */
+  private once<T extends { written: boolean }>({ idempotencyKey: key }: Idempotent, write: () => T): T {
+    if (key && this.receipts.has(key)) return { ...(this.receipts.get(key) as T), written: false };
     const result = write();
     if (key) this.receipts.set(key, result);
     return result;

@@ -1,18 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isAgentError } from '../../errors/agent-error.ts';
 import { ControlledModel } from '../../testing/controlled-model.ts';
 import { ConsultationBusyError } from './consultation-busy-error.ts';
-import { decision, reply, setUpConsultation } from './graph.test-helpers.ts';
+import { decision, gate, reply, setUpConsultation } from './graph.test-helpers.ts';
 import { noteWriteKey } from './write-keys.ts';
-
-/** A promise the test opens when it wants (a model answer that waits). */
-function gate() {
-  let open: () => void = () => {};
-  const promise = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { promise, open };
-}
 
 /** Records whether a promise has settled, without waiting for it. */
 function watch<T>(promise: Promise<T>) {
@@ -22,6 +13,10 @@ function watch<T>(promise: Promise<T>) {
   });
   return state;
 }
+
+/** Waits until the consultation holds `count` messages (the front reply is stored while the planner works). */
+const holds = (held: () => { messages: unknown[] }, count: number) =>
+  vi.waitFor(() => expect(held().messages).toHaveLength(count));
 
 describe('consultation conductor', () => {
   it('should store and stream the front reply while the planner still works', async () => {
@@ -36,7 +31,8 @@ describe('consultation conductor', () => {
     const { turn } = await conductor.send('c1', 'I sell tea', 'INTERRUPT');
     const turnState = watch(turn);
     await model.called('planner');
-    // The planner is thinking; the person already has the whole reply.
+    // The planner is thinking; the person gets the whole reply meanwhile.
+    await holds(held, 2);
     expect(streamed.join('')).toBe('Happy to help with your tea shop.');
     expect(held().messages.map((m) => m.role)).toEqual(['PERSON', 'ASSISTANT']);
     expect(held().busy).toBe(true);
@@ -73,6 +69,7 @@ describe('consultation conductor', () => {
     const { conductor, held, store } = setUpConsultation(model);
     const first = await conductor.send('c1', 'I want to sell tea', 'INTERRUPT');
     await model.called('planner');
+    await holds(held, 2);
     const second = await conductor.send('c1', 'Actually, coffee instead of tea', 'INTERRUPT');
     expect(await first.turn).toEqual({ status: 'interrupted' });
     // The stale planner's answer arriving now changes nothing.
@@ -98,6 +95,8 @@ describe('consultation conductor', () => {
         { value: reply('About your first message…', 'chat'), gate: writing.promise },
         { value: reply('Both noted.', 'chat') },
       ],
+      // The planner runs beside each reply; on chat it finishes.
+      planner: [{ value: decision({}) }, { value: decision({}) }],
     });
     const { conductor, held } = setUpConsultation(model);
     const first = await conductor.send('c1', 'hello', 'INTERRUPT');
@@ -124,6 +123,7 @@ describe('consultation conductor', () => {
     const { conductor, held } = setUpConsultation(model);
     const first = await conductor.send('c1', 'I sell tea', 'ENQUEUE');
     await model.called('planner');
+    await holds(held, 2);
     const second = await conductor.send('c1', 'my budget is 500', 'ENQUEUE');
     const secondState = watch(second.turn);
     expect(model.callsOf('front')).toHaveLength(1);
@@ -146,6 +146,7 @@ describe('consultation conductor', () => {
     const { conductor, held } = setUpConsultation(model);
     const first = await conductor.send('c1', 'I sell tea', 'REJECT');
     await model.called('planner');
+    await holds(held, 2);
     const refused = await conductor.send('c1', 'and coffee', 'REJECT').catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ConsultationBusyError);
     expect(isAgentError(refused, 'CONSULTATION_BUSY')).toBe(true);
@@ -189,6 +190,14 @@ describe('consultation conductor', () => {
       'note shop.md',
       'record FACT sells tea',
     ]);
+    // The progress log tells what was written and what the turn run again found already kept.
+    expect(held().logs).toEqual([
+      'Note written: shop.md',
+      'Recorded: sells tea',
+      'Note already written: shop.md',
+      'Already recorded: sells tea',
+    ]);
+    expect(model.callsOf('planner')[3]?.prompt).toMatch(/record r\d+ already kept \(FACT\): sells tea/);
     // A note with a changed content is a new version.
     await store.write(
       'c1',

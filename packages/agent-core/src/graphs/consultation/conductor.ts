@@ -1,22 +1,24 @@
 import { ConsultationStrategy } from '../../domain/enums.ts';
-import { AgentError, type AgentErrorCode, isAgentError } from '../../errors/agent-error.ts';
+import { AgentError, isAgentError } from '../../errors/agent-error.ts';
 import type { ConsultationMessage, ConsultationStorePort } from '../../ports/consultation-store-port.ts';
 import { detached } from '../../runs/detached-context.ts';
 import { ConsultationBusyError } from './consultation-busy-error.ts';
 import type { ConsultationStateType } from './state.ts';
+import { type TurnFailure, turnFailureOf } from './turn-failure.ts';
 
 /** How a turn ended: it ran to its end, a newer message interrupted it, or it failed (visibly, raw text kept). */
-export type TurnOutcome =
-  | { status: 'done' }
-  | { status: 'interrupted' }
-  | { status: 'failed'; code: AgentErrorCode | 'INTERNAL'; reason: string; raw?: string };
+export type TurnOutcome = { status: 'done' } | { status: 'interrupted' } | ({ status: 'failed' } & TurnFailure);
 
-/** What runs one turn: the compiled consultation graph (or anything invoked the same way). */
+/**
+ * What runs one turn: the compiled consultation graph (or anything invoked the same way). A planner that failed
+ * beside the front agent's reply ends the graph with its `plannerFailure` instead of throwing (a throw would
+ * abort the reply still being written); the conductor fails the turn with it.
+ */
 export interface TurnGraph {
   invoke(
     input: { consultationId: string },
     config: { signal: AbortSignal; configurable: { thread_id: string } },
-  ): Promise<Pick<ConsultationStateType, 'unplanned'>>;
+  ): Promise<Pick<ConsultationStateType, 'unplanned' | 'plannerFailure'>>;
 }
 
 /** What the conductor tells the store about turns, so it can show them and resume a turn a restart cut short. */
@@ -135,20 +137,13 @@ export class ConsultationConductor {
         this.graph.invoke({ consultationId }, { signal, configurable: { thread_id: consultationId } }),
       );
       if (signal.aborted) outcome = { status: 'interrupted' };
+      else if (final.plannerFailure) outcome = { status: 'failed', ...final.plannerFailure };
       else {
         await this.store.markPlanned(consultationId, final.unplanned);
         outcome = { status: 'done' };
       }
     } catch (error) {
-      if (signal.aborted) outcome = { status: 'interrupted' };
-      else if (isAgentError(error))
-        outcome = {
-          status: 'failed',
-          code: error.code,
-          reason: error.message,
-          ...(error.raw ? { raw: error.raw } : {}),
-        };
-      else outcome = { status: 'failed', code: 'INTERNAL', reason: (error as Error).message };
+      outcome = signal.aborted ? { status: 'interrupted' } : { status: 'failed', ...turnFailureOf(error) };
     }
     if (isAgentError(signal.reason, 'RELEASED')) return outcome;
     try {

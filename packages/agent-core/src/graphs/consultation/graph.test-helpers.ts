@@ -6,6 +6,15 @@ import { ConsultationConductor } from './conductor.ts';
 import type { ConsultationDeps } from './consultation-deps.ts';
 import { createConsultationGraph } from './graph.ts';
 
+/** A promise the test opens when it wants (a model answer that waits). */
+export function gate() {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
 /** A planner decision with nothing to do but `overrides`. */
 export const decision = (overrides: Partial<PlannerDecision>): PlannerDecision => ({
   next: 'FINISH',

@@ -2,21 +2,75 @@ import { describe, expect, it } from 'vitest';
 import { OfflineModel } from '../../model/offline-model.ts';
 import { ControlledModel } from '../../testing/controlled-model.ts';
 import { ScriptedModel } from '../../testing/scripted-model.ts';
-import { decision, reply, setUpConsultation } from './graph.test-helpers.ts';
+import { decision, gate, reply, setUpConsultation } from './graph.test-helpers.ts';
 
 describe('consultation graph', () => {
-  it('should answer at once and end the turn without the planner when the person only chats', async () => {
-    const model = new ControlledModel({ front: [{ value: reply('Hello! What brings you here?', 'chat') }] });
+  it('should start the planner while the front reply is still being written, and store the reply first', async () => {
+    const model = new ControlledModel({
+      planner: [
+        {
+          value: decision({
+            next: 'db_writer',
+            record: { kind: 'REQUIREMENT', content: 'a tea shop', sourceMessageId: 'm1' },
+            plan: ['Understand the shop'],
+          }),
+        },
+        { value: decision({ next: 'FINISH' }) },
+      ],
+    });
+    // The reply is held open until the planner's call has started: a planner that waits for the reply never
+    // starts, and the turn never ends.
+    model.script('front', { value: reply('Happy to help with your tea shop.'), gate: model.called('planner') });
+    const { conductor, held, store, streamed } = setUpConsultation(model);
+    const { turn } = await conductor.send('c1', 'I want a tea shop', 'INTERRUPT');
+    expect(await turn).toEqual({ status: 'done' });
+    expect(streamed.join('')).toBe('Happy to help with your tea shop.');
+    // The plan may be saved while the reply is written; the record the planner decided on follows the reply.
+    const replied = store.writes.findIndex((w) => w.startsWith('message ASSISTANT'));
+    expect(replied).toBeGreaterThan(-1);
+    expect(store.writes.indexOf('record REQUIREMENT a tea shop')).toBeGreaterThan(replied);
+    expect(held().records.map((r) => r.content)).toEqual(['a tea shop']);
+    expect(held().logs).toEqual(['Plan updated: Understand the shop', 'Recorded: a tea shop']);
+  });
+
+  it('should let the planner finish on its own when the front agent judges the message to be chat only', async () => {
+    const model = new ControlledModel({
+      front: [{ value: reply('Hello! What brings you here?', 'chat') }],
+      planner: [{ value: decision({ next: 'FINISH' }) }],
+    });
     const { conductor, held, streamed } = setUpConsultation(model);
     const { turn } = await conductor.send('c1', 'hi there', 'INTERRUPT');
     expect(await turn).toEqual({ status: 'done' });
-    expect(model.calls.map((c) => c.agent)).toEqual(['front']);
+    expect(model.calls.map((c) => c.agent).sort()).toEqual(['front', 'planner']);
     expect(held().messages.map((m) => [m.role, m.text])).toEqual([
       ['PERSON', 'hi there'],
       ['ASSISTANT', 'Hello! What brings you here?'],
     ]);
     expect(streamed.join('')).toBe('Hello! What brings you here?');
+    expect(held().records).toEqual([]);
+    expect(held().logs).toEqual([]);
     expect(held().messages.every((m) => m.role !== 'PERSON' || m.planned)).toBe(true);
+  });
+
+  it('should keep what the planner decided on a message the front agent took for chat', async () => {
+    const model = new ControlledModel({
+      front: [{ value: reply('Nice to meet you!', 'chat') }],
+      planner: [
+        {
+          value: decision({
+            next: 'db_writer',
+            record: { kind: 'FACT', content: 'lives in Hangzhou', sourceMessageId: 'm1' },
+          }),
+        },
+        { value: decision({ next: 'FINISH' }) },
+      ],
+    });
+    const { conductor, held } = setUpConsultation(model);
+    expect(await (await conductor.send('c1', 'hi, greetings from Hangzhou', 'INTERRUPT')).turn).toEqual({
+      status: 'done',
+    });
+    expect(held().records.map((r) => r.content)).toEqual(['lives in Hangzhou']);
+    expect(held().messages.map((m) => m.text)).toEqual(['hi, greetings from Hangzhou', 'Nice to meet you!']);
   });
 
   it('should write a record and a note, then ask the person through the front agent', async () => {
@@ -139,8 +193,31 @@ describe('consultation graph', () => {
       raw: '{"next":"somewhere","askUser":3}',
     });
     expect(held().records).toEqual([]);
+    expect(held().messages.map((m) => m.text)).toEqual(['plan my trip', 'Sure.']);
     // The message stays unplanned: the next turn plans it again.
     expect(held().messages[0]).toMatchObject({ role: 'PERSON', planned: false });
+  });
+
+  it('should still store a reply being written when the planner beside it fails, then fail the turn', async () => {
+    const failing = gate();
+    const writing = gate();
+    const model = new ControlledModel({
+      planner: [{ value: { next: 'nowhere' }, gate: failing.promise }],
+      front: [{ value: reply('Let me think about your trip.'), gate: writing.promise }],
+    });
+    const { conductor, held } = setUpConsultation(model);
+    const { turn } = await conductor.send('c1', 'plan my trip', 'INTERRUPT');
+    await Promise.all([model.called('planner'), model.called('front')]);
+    failing.open();
+    // The planner's failure reaches the graph's runner through promise callbacks alone, all run before the next
+    // turn of the event loop: a runner that aborted the step's other tasks would have aborted the reply by then.
+    await new Promise((resolve) => setImmediate(resolve));
+    writing.open();
+    const outcome = await turn;
+    expect(outcome).toMatchObject({ status: 'failed', code: 'MODEL_UNPARSEABLE', raw: '{"next":"nowhere"}' });
+    expect(held().messages.map((m) => m.text)).toEqual(['plan my trip', 'Let me think about your trip.']);
+    expect(held().messages[0]).toMatchObject({ planned: false });
+    expect(held().outcomes.map((o) => o.status)).toEqual(['failed']);
   });
 
   it('should keep the person’s words as requirements on the offline model, in their language', async () => {

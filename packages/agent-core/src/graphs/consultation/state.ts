@@ -9,6 +9,7 @@ import type {
   ConsultationRecordSummary,
 } from '../../ports/consultation-store-port.ts';
 import type { FrontRoute, PlannerNext } from '../../schemas/consultation.ts';
+import type { TurnFailure } from './turn-failure.ts';
 
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_, next) => next, default: initial });
 
@@ -46,12 +47,22 @@ export const ConsultationState = Annotation.Root({
   nodes: last<ConsultationMapNode[]>(() => []),
   /** The planner's question for the person, relayed by the front agent. */
   askUser: last<string | null>(() => null),
-  /** Where the front agent sent the turn. */
+  /** Whether the front agent put the planner's question to the person in this turn (the turn ends there). */
+  asked: last<boolean>(() => false),
+  /**
+   * How the front agent judged the person's message (work, chat, or the end). The planner does not wait for it:
+   * it runs beside the reply and decides for itself (a chat-only message leaves it nothing to do but finish).
+   */
   frontRoute: last<FrontRoute | null>(() => null),
   /** The planner's latest `next`. */
   plannerNext: last<PlannerNext | null>(() => null),
   /** Planner calls in this turn (bounded by the graph's options). */
   plannerCalls: last<number>(() => 0),
+  /**
+   * Why the planner failed, when it did: kept as a value, not thrown, so a failure beside the front agent's reply
+   * does not abort the reply; the turn ends there and the conductor fails it with this.
+   */
+  plannerFailure: last<TurnFailure | null>(() => null),
 });
 /** @see ConsultationState */
 export type ConsultationStateType = typeof ConsultationState.State;

@@ -76,6 +76,12 @@ describe('describeGraph', () => {
     const consultation = topologies.find((t) => t.name === 'consultation')!;
     expect(branch(consultation, 'planner_agent', 'record')).toBe('db_writer');
     expect(branch(consultation, 'db_writer', 'plan')).toBe('planner_agent');
+    // The planner starts beside the front agent, not after it.
+    expect(branch(consultation, 'initial_setup', 'answer')).toBe('front_agent');
+    expect(branch(consultation, 'initial_setup', 'plan')).toBe('planner_agent');
+    expect(consultation.edges.filter((e) => e.source === 'front_agent').map((e) => e.target)).not.toContain(
+      'planner_agent',
+    );
     expect(consultation.nodes.find((n) => n.id === 'front_agent')?.kind).toBe('AGENT');
   });
 

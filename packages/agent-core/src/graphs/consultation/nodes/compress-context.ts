@@ -26,6 +26,7 @@ export function compressContext(deps: ConsultationDeps) {
   return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
     throwIfAborted(config);
     const ids = new Set(messagesToCompress(state, deps));
+    if (!ids.size) return {};
     const old = state.messages.filter((m) => ids.has(m.id));
     const result = await deps.model.structured({
       agent: 'summarize',

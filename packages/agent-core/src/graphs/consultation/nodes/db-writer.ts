@@ -6,12 +6,14 @@ import { recordWriteKey } from '../write-keys.ts';
 import { throwIfAborted } from './abort.ts';
 
 const RECORDED = { en: 'Recorded', zh: '已记录' } as const;
+const ALREADY_RECORDED = { en: 'Already recorded', zh: '此前已记录' } as const;
 const PROPOSED = { en: 'Sub-questions proposed for review', zh: '已提出子问题，等待审核' } as const;
 const NOT_PROPOSED = { en: 'Proposal refused', zh: '提议被拒绝' } as const;
 
 /**
  * Writes the records the planner decided on through the store port (design 003's `db_writer`; once per source
- * message and content, see {@link recordWriteKey}), and sends its
+ * message and content, see {@link recordWriteKey}: a record a turn run again decides again is told as already
+ * recorded, never as recorded twice), and sends its
  * sub-question proposals to the person's decomposition review (a proposal the store refuses — an unknown or
  * busy node — is told to the planner and the person; nothing is proposed).
  */
@@ -21,11 +23,11 @@ export function dbWriter(deps: ConsultationDeps) {
     const logs: string[] = [];
     for (const record of state.pendingRecords) {
       throwIfAborted(config);
-      const { id } = await deps.store.writeRecord(state.consultationId, record, {
+      const { id, written } = await deps.store.writeRecord(state.consultationId, record, {
         idempotencyKey: recordWriteKey(state.consultationId, record),
       });
-      inner.push(`record ${id} written (${record.kind}): ${record.content}`);
-      const text = `${RECORDED[state.language]}: ${record.content.slice(0, 120)}`;
+      inner.push(`record ${id} ${written ? 'written' : 'already kept'} (${record.kind}): ${record.content}`);
+      const text = `${(written ? RECORDED : ALREADY_RECORDED)[state.language]}: ${record.content.slice(0, 120)}`;
       await deps.store.log(state.consultationId, text);
       logs.push(text);
     }

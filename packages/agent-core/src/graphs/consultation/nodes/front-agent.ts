@@ -1,34 +1,32 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { frontMessages } from '../../../prompts/consultation.ts';
-import { FRONT_REPLY_READABLE, FrontReplySchema, FrontRoute } from '../../../schemas/consultation.ts';
+import { FRONT_REPLY_READABLE, FrontReplySchema } from '../../../schemas/consultation.ts';
 import type { ConsultationDeps } from '../consultation-deps.ts';
 import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
 import { throwIfAborted } from './abort.ts';
 import { messagesToCompress } from './compress-context.ts';
 
 /**
- * The front agent (design 003's `front_agent`). After the planner asked for it, it puts the planner's
- * question to the person (the planner wrote it for them; no model call) and the turn waits for their answer.
- * Otherwise it answers the person's latest message at once, its reply streaming as it is written, stores the
- * reply, and routes: to the planner when the message carries work, nowhere when the person only chats or ends.
- * A turn run again (a restart cut it short after the reply was stored) finds its reply already after the
- * person's latest message: the person is not answered twice, and the planner goes on with what is unplanned.
+ * The front agent (design 003's `front_agent`). It answers the person's latest message at once, its reply
+ * streaming as it is written, and stores the reply; the planner works beside it on the same messages (the
+ * graph starts both together), so the reply never waits for a plan. Its route (work, chat, the end) is kept
+ * for the record: the planner decides for itself. After the planner asked for it, it puts the planner's
+ * question to the person (the planner wrote it for them; no model call), always after the reply, which the
+ * graph stored in an earlier step, and the turn waits for their answer. A turn run again (a restart cut it
+ * short after the reply was stored) finds its reply already after the person's latest message: the person is
+ * not answered twice, and the planner goes on with what is unplanned.
  */
 export function frontAgent(deps: ConsultationDeps) {
   return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
     throwIfAborted(config);
     if (state.askUser) {
-      const message = await deps.store.appendMessage(state.consultationId, { role: 'ASSISTANT', text: state.askUser });
-      return {
-        messages: [...state.messages, message],
-        innerMessages: [`asked the person: ${state.askUser}`],
-        askUser: null,
-        frontRoute: FrontRoute.END,
-      };
+      await deps.store.appendMessage(state.consultationId, { role: 'ASSISTANT', text: state.askUser });
+      // The question ends the turn, so `messages` is left as it is: the compression after the reply may run in
+      // this same step, and two updates of `messages` in one step would overwrite each other.
+      return { innerMessages: [`asked the person: ${state.askUser}`], askUser: null, asked: true };
     }
     const latest = [...state.messages].reverse().find((m) => m.role === 'PERSON');
-    if (state.messages.at(-1)?.role === 'ASSISTANT' && latest)
-      return { frontRoute: state.unplanned.length ? FrontRoute.PLAN : FrontRoute.END };
+    if (state.messages.at(-1)?.role === 'ASSISTANT' && latest) return {};
     const result = await deps.model.structured({
       agent: 'front',
       schema: FrontReplySchema,

@@ -27,9 +27,11 @@ export function initialSetup(deps: ConsultationDeps) {
       pendingNotes: [],
       pendingProposals: [],
       askUser: null,
+      asked: false,
       frontRoute: null,
       plannerNext: null,
       plannerCalls: 0,
+      plannerFailure: null,
     };
   };
 }

@@ -6,11 +6,13 @@ import { noteWriteKey } from '../write-keys.ts';
 import { throwIfAborted } from './abort.ts';
 
 const WRITTEN = { en: 'Note written', zh: '已写笔记' } as const;
+const ALREADY_WRITTEN = { en: 'Note already written', zh: '此前已写笔记' } as const;
 const REFUSED = { en: 'Note refused', zh: '笔记被拒绝' } as const;
 
 /**
  * Writes the notes the planner decided on through the notes port (design 003's `note_writer`; once per
- * planned message, path and content, see {@link noteWriteKey}). A path the
+ * planned message, path and content, see {@link noteWriteKey}: a note a turn run again decides again is told
+ * as already written, never as written twice). A path the
  * port refuses (it leaves the map's notes folder) is told to the planner and the person; nothing is written.
  */
 export function noteWriter(deps: ConsultationDeps) {
@@ -21,9 +23,9 @@ export function noteWriter(deps: ConsultationDeps) {
       throwIfAborted(config);
       try {
         const idempotencyKey = noteWriteKey(state.consultationId, state.unplanned[0] ?? null, note);
-        const { path } = await deps.notes.write(state.consultationId, note, { idempotencyKey });
-        inner.push(`note ${path} written`);
-        logs.push(`${WRITTEN[state.language]}: ${path}`);
+        const { path, written } = await deps.notes.write(state.consultationId, note, { idempotencyKey });
+        inner.push(`note ${path} ${written ? 'written' : 'already written'}`);
+        logs.push(`${(written ? WRITTEN : ALREADY_WRITTEN)[state.language]}: ${path}`);
       } catch (error) {
         if (!isAgentError(error, 'INVALID_INPUT')) throw error;
         inner.push(`note ${note.path} refused: ${error.message}`);

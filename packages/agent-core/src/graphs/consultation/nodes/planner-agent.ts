@@ -1,9 +1,11 @@
-import type { LangGraphRunnableConfig } from '@langchain/langgraph';
+import { isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import { plannerMessages } from '../../../prompts/consultation.ts';
 import { PlannerDecisionSchema } from '../../../schemas/consultation.ts';
 import type { ConsultationDeps } from '../consultation-deps.ts';
 import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
+import { turnFailureOf } from '../turn-failure.ts';
 import { throwIfAborted } from './abort.ts';
+import { messagesToCompress } from './compress-context.ts';
 
 const PLAN_UPDATED = { en: 'Plan updated', zh: '计划已更新' } as const;
 
@@ -12,8 +14,25 @@ const PLAN_UPDATED = { en: 'Plan updated', zh: '计划已更新' } as const;
  * the plan it keeps (repaired once by the model port, then the turn fails visibly). A changed plan is saved
  * at once, so the person sees it while the turn goes on; what it decided to write waits for the writers. A
  * decision that arrives after the turn was interrupted is stale and dropped.
+ *
+ * Its first call runs beside the front agent's reply (the same super-step): a failure is therefore returned as
+ * `plannerFailure`, not thrown, since LangGraph aborts the other tasks of a step when one throws and the
+ * reply would be lost; an abort (the turn interrupted) is thrown as before.
  */
 export function plannerAgent(deps: ConsultationDeps) {
+  const decide = planOnce(deps);
+  return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
+    try {
+      return await decide(state, config);
+    } catch (error) {
+      if (config.signal?.aborted || isGraphBubbleUp(error)) throw error;
+      return { plannerFailure: turnFailureOf(error) };
+    }
+  };
+}
+
+/** One planner decision, its plan saved; throws what it meets. */
+function planOnce(deps: ConsultationDeps) {
   return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
     throwIfAborted(config);
     const latest = [...state.messages].reverse().find((m) => m.role === 'PERSON');
@@ -21,7 +40,9 @@ export function plannerAgent(deps: ConsultationDeps) {
       agent: 'planner',
       schema: PlannerDecisionSchema,
       schemaName: 'planner_decision',
-      messages: plannerMessages(state),
+      // Beside the reply, the compression after it has not run yet: the messages it will summarise are left out
+      // now, as in the front agent's prompt (the summary so far stands for them), so the prompt stays bounded.
+      messages: plannerMessages(state, new Set(messagesToCompress(state, deps))),
       offlineHint: { language: state.language, question: latest?.text ?? '' },
       signal: config.signal,
     });
