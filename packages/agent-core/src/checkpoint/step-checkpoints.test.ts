@@ -66,6 +66,15 @@ describe('step checkpoints', () => {
       ['update', 0, 'another'],
       ['loop', 1, 'another'],
     ]);
+
+    // A fork of that fork's first step: its copy is an update checkpoint too, and its own update comes after.
+    const forkStart = forkRows.find((r) => r.checkpointId === forkMapped[0]!.checkpointId)!;
+    rows.checkpoints.push({ ...structuredClone(forkStart), threadId: 'fork2', parentCheckpointId: null });
+    await graph.updateState(thread('fork2'), { feedback: 'yet another' });
+    await graph.invoke(null, thread('fork2'));
+    const fork2Rows = rows.checkpoints.filter((r) => r.threadId === 'fork2');
+    const fork2Mapped = checkpointsOfVisits(await readStepCheckpoints(fork2Rows), ['draft', 'review']);
+    expect(fork2Mapped.map((c) => c?.values.feedback)).toEqual(['yet another', 'yet another']);
   });
 
   it('should give no checkpoint to a visit whose checkpoint is not stored', async () => {

@@ -92,7 +92,8 @@ export function checkpointsOfVisits(
   checkpoints: readonly StepCheckpoint[],
   visits: readonly string[],
 ): (StepCheckpoint | null)[] {
-  const base = checkpoints.find((c) => c.source === 'update')?.superStep ?? 0;
+  // The last update: a fork of a fork's first step starts from a copy of an update checkpoint, then writes its own.
+  const base = checkpoints.findLast((c) => c.source === 'update')?.superStep ?? 0;
   const bySuperStep = new Map(checkpoints.map((c) => [c.superStep, c]));
   return visits.map((step, i) => {
     const checkpoint = bySuperStep.get(base + i);
