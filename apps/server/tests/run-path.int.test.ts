@@ -3,6 +3,7 @@ import {
   CREATE_MAP,
   CREATE_NODE,
   PROCESS_NODE,
+  REMOVE_CONTEXT_ITEM,
   REPLY_TO_AGENT,
   REVIEW_DECOMPOSITION,
   RUN_PATH,
@@ -101,7 +102,11 @@ describe('runPath', () => {
     const map = await call(client, CREATE_MAP, { input: { title: 'Open a café?' } });
     await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
     const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Open a café?' } });
-    await call(client, ADD_CONTEXT_ITEM, { nodeId: root.id, title: 'Budget', content: `${'€'.repeat(600)} at most` });
+    const budget = await call(client, ADD_CONTEXT_ITEM, {
+      nodeId: root.id,
+      title: 'Budget',
+      content: `${'€'.repeat(600)} at most`,
+    });
     const run = await call(client, PROCESS_NODE, { nodeId: root.id, intent: 'CONCLUDE' });
     const first = await waitForQuestion(client, map.id, { kind: 'review-conclusion' });
     const drafted = await call(client, RUN_PATH, { runId: run.id });
@@ -143,5 +148,15 @@ describe('runPath', () => {
     expect(at('draftConclusion', 2).answer).toBe('Draft 2: short.');
     expect(at('reviewConclusion', 2).reply).toMatchObject({ action: 'accept', text: null });
     expect(at('recognizeIntent', 1).decisions[0]).toMatchObject({ kind: 'INTENT', decidedBy: 'PERSON' });
+
+    // Each step's context is what the agent held at that step (its checkpoint), not what the node holds now: a
+    // context item removed since still shows where the agent had it, and one added since shows nowhere.
+    await call(client, REMOVE_CONTEXT_ITEM, { id: budget.id });
+    await call(client, ADD_CONTEXT_ITEM, { nodeId: root.id, title: 'Rent', content: 'Found a cheaper place.' });
+    const later = await call(client, RUN_PATH, { runId: run.id });
+    const titles = (step: string, round: number) =>
+      later.steps.find((s) => s.step === step && s.round === round)!.context.map((c) => c.title);
+    for (const round of [1, 2]) expect(titles('draftConclusion', round)).toEqual(['Budget']);
+    expect(titles('recognizeIntent', 1)).toEqual(['Budget']);
   });
 });

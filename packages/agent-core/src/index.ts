@@ -8,6 +8,7 @@ export type {
   SerializedValue,
 } from './checkpoint/checkpoint-store-port.ts';
 export { PortCheckpointSaver } from './checkpoint/port-checkpoint-saver.ts';
+export { checkpointsOfVisits, readStepCheckpoints, type StepCheckpoint } from './checkpoint/step-checkpoints.ts';
 // Engineering parts
 export {
   BOTH_CONVERSATIONS,

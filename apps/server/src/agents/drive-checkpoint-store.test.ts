@@ -1,5 +1,6 @@
 import type { CheckpointRow, CheckpointWriteRow } from '@thinkingmap/agent-core';
 import { InMemoryCheckpointStore } from '@thinkingmap/agent-core/testing';
+import type { CheckpointData, CheckpointLog, CheckpointWrite, Tx } from '@thinkingmap/db';
 import { describe, expect, it } from 'vitest';
 import { DriveCheckpointStore } from './drive-checkpoint-store.ts';
 
@@ -12,10 +13,10 @@ const checkpoint = (checkpointId: string, data = checkpointId): CheckpointRow =>
   metadata: { type: 'json', data: '{}' },
 });
 
-const write = (idx: number, data: string): CheckpointWriteRow => ({
+const write = (idx: number, data: string, checkpointId = 'c1'): CheckpointWriteRow => ({
   threadId: 't',
   namespace: '',
-  checkpointId: 'c1',
+  checkpointId,
   taskId: 'task',
   taskPath: '',
   idx,
@@ -47,5 +48,22 @@ describe('a drive’s checkpoint store', () => {
       '-1': 'new interrupt',
       1: 'new value',
     });
+  });
+
+  it('should store every checkpoint of the drive in one batch, with the pending writes of the latest only', async () => {
+    const drive = new DriveCheckpointStore(new InMemoryCheckpointStore(), { fresh: true });
+    for (const id of ['c1', 'c2', 'c3']) {
+      await drive.putCheckpoint(checkpoint(id));
+      await drive.putWrites([write(0, `step after ${id}`, id)]);
+    }
+    const stored: { checkpoints: CheckpointData[][]; writes: CheckpointWrite[][] } = { checkpoints: [], writes: [] };
+    const log = {
+      putCheckpoints: async (_tx: Tx, rows: readonly CheckpointData[]) => void stored.checkpoints.push([...rows]),
+      putWrites: async (_tx: Tx, rows: readonly CheckpointWrite[]) => void stored.writes.push([...rows]),
+    } as unknown as CheckpointLog;
+    await drive.keepIn(log, {} as Tx);
+    expect(stored.checkpoints.map((batch) => batch.map((r) => r.checkpointId))).toEqual([['c1', 'c2', 'c3']]);
+    // The run resumes from its latest checkpoint; each earlier step's writes are in the checkpoint after it.
+    expect(stored.writes.map((batch) => batch.map((w) => w.valueData))).toEqual([['step after c3']]);
   });
 });

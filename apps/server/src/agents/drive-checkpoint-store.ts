@@ -8,10 +8,11 @@ const writeKey = (w: CheckpointWriteRow) => JSON.stringify([w.threadId, w.namesp
 
 /**
  * One drive's checkpoints: read from the database, written to memory, and stored by the run's settle in
- * its own transaction (`keepIn`) — or dropped with the thread's older rows when the run ends (`dropIn`).
- * A paused run's checkpoint and its questions therefore commit together, and a finished run writes no
- * checkpoint it would delete a moment later. With `durability: 'exit'` LangGraph writes only when the
- * drive stops, so nothing in between needs the database.
+ * its own transaction (`keepIn`, one batched insert) — or dropped with the thread's older rows when the run ends
+ * (`dropIn`). A paused run's checkpoints and its questions therefore commit together, and a finished run writes
+ * no checkpoint it would delete a moment later. Nothing during the drive needs the database: with
+ * `durability: 'exit'` LangGraph writes only when the drive stops; with `'async'` (node runs) it writes every
+ * step's checkpoint here, which costs their serialization only.
  */
 export class DriveCheckpointStore implements CheckpointStorePort {
   readonly #checkpoints = new Map<string, CheckpointRow>();
@@ -24,7 +25,12 @@ export class DriveCheckpointStore implements CheckpointStorePort {
   ) {}
 
   async putCheckpoint(row: CheckpointRow): Promise<void> {
-    this.#checkpoints.set(checkpointKey(row), structuredClone(row));
+    // Serialized text only: a shallow copy is a copy.
+    this.#checkpoints.set(checkpointKey(row), {
+      ...row,
+      checkpoint: { ...row.checkpoint },
+      metadata: { ...row.metadata },
+    });
   }
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string): Promise<CheckpointRow | null> {
@@ -79,10 +85,23 @@ export class DriveCheckpointStore implements CheckpointStorePort {
     await this.stored.deleteThread(threadId);
   }
 
-  /** Stores what this drive wrote, in the caller's transaction (a paused run keeps its checkpoint). */
+  /**
+   * Stores what this drive wrote, in the caller's transaction (a paused run keeps its checkpoints). Of the
+   * pending writes only those of each thread's latest checkpoint are kept: the run resumes from it, and each
+   * earlier step's writes are in the checkpoint after it.
+   */
   async keepIn(log: CheckpointLog, tx: Tx): Promise<void> {
+    const latest = new Map<string, string>();
+    for (const r of this.#checkpoints.values()) {
+      const thread = JSON.stringify([r.threadId, r.namespace]);
+      if ((latest.get(thread) ?? '') < r.checkpointId) latest.set(thread, r.checkpointId);
+    }
+    const writes = [...this.#writes.values()].filter((w) => {
+      const newest = latest.get(JSON.stringify([w.threadId, w.namespace]));
+      return newest === undefined || w.checkpointId === newest;
+    });
     await log.putCheckpoints(tx, [...this.#checkpoints.values()].map(toCheckpointData));
-    await log.putWrites(tx, [...this.#writes.values()].map(toWriteData));
+    await log.putWrites(tx, writes.map(toWriteData));
   }
 
   /**

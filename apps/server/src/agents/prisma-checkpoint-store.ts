@@ -1,7 +1,8 @@
 import type { CheckpointQuery, CheckpointRow, CheckpointStorePort, CheckpointWriteRow } from '@thinkingmap/agent-core';
 import type { CheckpointData, CheckpointWrite, Database, Tx } from '@thinkingmap/db';
 
-const toRow = (c: CheckpointData): CheckpointRow => ({
+/** A database row as a checkpoint. */
+export const toCheckpointRow = (c: CheckpointData): CheckpointRow => ({
   threadId: c.threadId,
   namespace: c.namespace,
   checkpointId: c.checkpointId,
@@ -94,7 +95,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
 
   async getCheckpoint(threadId: string, namespace: string, checkpointId?: string): Promise<CheckpointRow | null> {
     const row = await this.db.checkpointLog.latest(threadId, namespace, checkpointId);
-    return row ? toRow(row) : null;
+    return row ? toCheckpointRow(row) : null;
   }
 
   async listCheckpoints(query: CheckpointQuery): Promise<CheckpointRow[]> {
@@ -107,7 +108,7 @@ export class PrismaCheckpointStore implements CheckpointStorePort {
       orderBy: { checkpointId: 'desc' },
       ...(query.limit ? { take: query.limit } : {}),
     });
-    return rows.map(toRow);
+    return rows.map(toCheckpointRow);
   }
 
   async putWrites(rows: CheckpointWriteRow[]): Promise<void> {

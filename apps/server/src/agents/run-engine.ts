@@ -48,9 +48,9 @@ const RECOVER = Symbol('recover');
 const START = Symbol('start');
 type Start = { readonly [START]: unknown };
 const isStart = (input: unknown): input is Start => typeof input === 'object' && input !== null && START in input;
-/** Marks the drive input of a fork (`fork`): the state update that sets its copied checkpoint before its step. */
+/** Marks the drive input of a fork (`fork`): the person's change to the copied checkpoint of its step. */
 const FORK = Symbol('fork');
-type Fork = { readonly [FORK]: { values: Record<string, unknown>; asNode: string } };
+type Fork = { readonly [FORK]: Record<string, unknown> };
 const isFork = (input: unknown): input is Fork => typeof input === 'object' && input !== null && FORK in input;
 
 /** What a drive needs of its run's map: whom it acts as, the budget its model calls count against, the language. */
@@ -187,10 +187,11 @@ export class RunEngine {
   }
 
   /**
-   * Drives a fork: its thread holds a copy of the original run's checkpoint; `update` puts it just before the
-   * step it re-runs from (see `forkUpdate`), and the graph goes on from there.
+   * Drives a fork: its thread holds a copy of the checkpoint the original's step started from; `update` (the
+   * person's change, see `forkUpdate`) is written on it as LangGraph's `updateState`, by the step before, and the
+   * graph goes on from there into the step.
    */
-  fork(run: AgentRun, update: { values: Record<string, unknown>; asNode: string }): Promise<void> {
+  fork(run: AgentRun, update: Record<string, unknown>): Promise<void> {
     return this.drive(run, { [FORK]: update } satisfies Fork);
   }
 
@@ -273,6 +274,9 @@ export class RunEngine {
     // writes are the run's, relaxed like its others: a killed process loses none of them, and a commit does not
     // wait for the disk (a synchronous flush per finished task held up every other task's model call).
     const writeThrough = run.agent === AgentGraph.DIVERGENT;
+    // A node run keeps the checkpoint of every step (into the drive's memory, stored with its settle): its path
+    // shows the state each step started from, and a fork starts from it.
+    const everyStep = run.agent === AgentGraph.PROCESS_NODE;
     const durable = new PortCheckpointSaver(this.#runCheckpoints);
     // Process-node drives borrow a compiled graph (see ReusableGraphs); the other agents compile their own.
     const lent =
@@ -299,7 +303,7 @@ export class RunEngine {
     try {
       if (isFork(given)) {
         // Stored at once, so a process that dies before the fork's first pause recovers from its step.
-        await graph.updateState({ configurable: { thread_id: run.threadId } }, given[FORK].values, given[FORK].asNode);
+        await graph.updateState({ configurable: { thread_id: run.threadId } }, given[FORK]);
         await db.write((tx) => checkpoints.keepIn(db.checkpointLog, tx));
       }
       const from = isFork(given)
@@ -314,7 +318,7 @@ export class RunEngine {
         usage: () => model.usage,
         signal: controller.signal,
         store,
-        ...(writeThrough ? { durability: 'sync' as const } : {}),
+        ...(writeThrough ? { durability: 'sync' as const } : everyStep ? { durability: 'async' as const } : {}),
       });
       endedByItself = !controller.signal.aborted;
     } finally {

@@ -28,6 +28,7 @@ import { steerDivergent } from '../divergent/steer-divergent.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { MapEvent } from '../events/map-event.ts';
+import { runPath } from '../history/run-path.ts';
 import { undoRunCreations } from '../history/undo-commands.ts';
 import { UndoRefusedError } from '../history/undo-refused-error.ts';
 import { NodeBusyError } from './agent-errors.ts';
@@ -59,11 +60,14 @@ const startDivergentInput = z.object({
 const forkRunInput = z.object({
   runId: id,
   step: z.string().min(1).max(64),
+  round: z.number().int().min(1).max(1000).nullish(),
   intent: z.enum(NodeIntent).nullish(),
   strategy: z.enum(DecompositionStrategy).nullish(),
   subQuestions: z.array(z.unknown()).nullish(),
   feedback: z.string().trim().min(1).max(4000).nullish(),
 });
+/** A fork reads only which checkpoint each step started from, not what context an agent step held. */
+const NO_AGENT_STEPS: ReadonlySet<string> = new Set();
 /** Runs that ended (or paused on an expired gate) with their checkpoints kept: the ones a fork can start from. */
 const FORKABLE_RUN_STATUSES = ['COMPLETED', 'FAILED', 'PAUSED'] as const;
 
@@ -190,13 +194,24 @@ async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
     throw new ValidationError('runId', 'the checkpoints of this run are no longer kept (only the latest runs are)');
 }
 
-/** Copies a thread's latest checkpoint (the root namespace's) to a new thread, in the caller's transaction. */
-async function copyLatestCheckpointIn(tx: Tx, fromThread: string, toThread: string): Promise<void> {
-  const latest = await tx.checkpoint.findFirstOrThrow({
-    where: { threadId: fromThread, namespace: '' },
-    orderBy: { checkpointId: 'desc' },
-  });
-  await tx.checkpoint.create({ data: { ...latest, threadId: toThread, parentCheckpointId: null } });
+/**
+ * Copies one checkpoint of a thread (the root namespace's: the one a step started from) to a new thread, in the
+ * caller's transaction; refuses when it is no longer kept.
+ */
+async function copyCheckpointIn(
+  tx: Tx,
+  fromThread: string,
+  checkpointId: string | null,
+  toThread: string,
+): Promise<void> {
+  const kept =
+    checkpointId &&
+    (await tx.checkpoint.findUnique({
+      where: { threadId_namespace_checkpointId: { threadId: fromThread, namespace: '', checkpointId } },
+    }));
+  if (!kept)
+    throw new ValidationError('runId', 'the checkpoints of this run are no longer kept (only the latest runs are)');
+  await tx.checkpoint.create({ data: { ...kept, threadId: toThread, parentCheckpointId: null } });
 }
 
 /**
@@ -215,7 +230,7 @@ export class RunService {
     input: Record<string, unknown>,
     auto?: AutoStart,
     consultationId?: string,
-    fork?: { from: AgentRun; step: string },
+    fork?: { from: AgentRun; step: string; checkpointId: string | null },
   ) {
     const { run, replaced, onMap } = await mutateMap(ctx, mapId, async (tx, emit, map) => {
       if (fork) await assertForkable(tx, fork.from);
@@ -244,8 +259,8 @@ export class RunService {
           ownerBoot: this.engine.owner.bootId,
         },
       });
-      // A fork's thread starts as a copy of the original's kept checkpoint (its state at the end or at its pause).
-      if (fork) await copyLatestCheckpointIn(tx, fork.from.threadId, run.threadId);
+      // A fork's thread starts as a copy of the checkpoint the original's step started from (its state then).
+      if (fork) await copyCheckpointIn(tx, fork.from.threadId, fork.checkpointId, run.threadId);
       if (waitingFor.length)
         emit({ type: 'RunWaitingForDependencies', payload: { run: toRunSnapshot(run), waitingFor } });
       else emit({ type: 'RunStarted', payload: { run: toRunSnapshot(run) } });
@@ -337,7 +352,8 @@ export class RunService {
 
   /**
    * Forks a node run from one of its steps (`FORKABLE_STEPS`): a new run on the same node, linked to the
-   * original, starts from a copy of the original's kept checkpoint with the person's change (another intent or
+   * original, starts from a copy of the checkpoint that step started from (its `round`, the last one unless
+   * named: a loop's earlier round starts from that round's state) with the person's change (another intent or
    * strategy, edited sub-questions, feedback) and goes on to the person's gate. The original's results stay:
    * a fork's decomposition replaces them only when the person approves its proposal (see `reply`).
    */
@@ -354,12 +370,11 @@ export class RunService {
     if (!isForkableStep(parsed.step))
       throw new ValidationError('step', `a run can be forked from ${FORKABLE_STEPS.join(', ')}`);
     const step = parsed.step;
-    const steps = await ctx.db.read.event.findMany({
-      where: { mapId: from.mapId, runId: from.id, type: 'AgentStep' },
-      select: { payload: true },
-    });
-    if (!steps.some((e) => (e.payload as { step?: unknown } | null)?.step === step))
-      throw new NotFoundError('RunStep', `${from.id}/${step}`);
+    // The visit forked from (its last round unless one is named) and the checkpoint it started from.
+    const path = await runPath(ctx.db.read, from, NO_AGENT_STEPS);
+    const visits = path.steps.filter((s) => s.step === step);
+    const visit = parsed.round ? visits.find((s) => s.round === parsed.round) : visits.at(-1);
+    if (!visit) throw new NotFoundError('RunStep', `${from.id}/${step}${parsed.round ? `#${parsed.round}` : ''}`);
     const proposal = parsed.subQuestions ? await this.#editedProposal(ctx, from, parsed.subQuestions) : null;
     const change = { intent: parsed.intent, strategy: parsed.strategy, feedback: parsed.feedback, proposal };
     const problem = forkChangeProblem(step, change);
@@ -378,10 +393,7 @@ export class RunService {
       input,
       undefined,
       undefined,
-      {
-        from,
-        step,
-      },
+      { from, step, checkpointId: visit.checkpointId },
     );
     if (run.status === 'RUNNING') void this.engine.fork(run, forkUpdate(step, change));
     return run;

@@ -1,7 +1,14 @@
-import { clip, type ProposedSubQuestion, SubQuestionProposalSchema } from '@thinkingmap/agent-core';
+import {
+  checkpointsOfVisits,
+  clip,
+  type NodeContext,
+  type ProposedSubQuestion,
+  readStepCheckpoints,
+  SubQuestionProposalSchema,
+} from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
 import { AgentStepPhase, isGateQuestion, QuestionKind, StepContextSource } from '@thinkingmap/db/enums';
-import { checkpointsKept } from '../agents/kept-checkpoints.ts';
+import { toCheckpointRow } from '../agents/prisma-checkpoint-store.ts';
 import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
 import { toMapEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';
@@ -76,6 +83,11 @@ export interface PathStep extends StepState {
   outcome: string | null;
   /** Time spent in the step, summed over a pause and its resume. */
   durationMs: number | null;
+  /**
+   * The stored checkpoint the step started from (its state: what a fork from it starts from), null when none is
+   * kept for it (pruned, a drive still going, a run stored before each step's checkpoint was kept).
+   */
+  checkpointId: string | null;
 }
 
 /** A run's path so far and the step it is in. */
@@ -146,6 +158,40 @@ async function runEvents(db: ReadDb, run: PathRun): Promise<MapEvent[]> {
   return rows.map(toMapEvent);
 }
 
+/** A node's context as a checkpoint holds it (the `context` of the node processing graph's state), or null. */
+function nodeContextIn(values: Record<string, unknown>): NodeContext | null {
+  const context = values.context as Partial<NodeContext> | null | undefined;
+  return context && Array.isArray(context.contextItems) && Array.isArray(context.conversations)
+    ? (context as NodeContext)
+    : null;
+}
+
+/** What an agent had in its context at a step (its checkpoint's): the newest context items and messages, cut. */
+function contextEntriesOf(context: NodeContext): StepContextEntry[] {
+  const messages = context.conversations
+    .flatMap((c) => c.messages)
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0))
+    .slice(-L.CONTEXT_MESSAGES);
+  return [
+    ...context.contextItems.slice(-L.CONTEXT_ITEMS).map((i) => ({
+      source: StepContextSource.CONTEXT_ITEM,
+      title: i.title,
+      excerpt: text(i.content, L.CONTEXT_CHARS),
+    })),
+    ...messages.map((m) => ({
+      source: StepContextSource.MESSAGE,
+      title: m.role,
+      excerpt: text(m.content, L.CONTEXT_CHARS),
+    })),
+  ];
+}
+
+/** The run's stored checkpoints (its thread's root namespace), read back, oldest first. */
+async function storedCheckpoints(db: ReadDb, threadId: string) {
+  const rows = await db.checkpoint.findMany({ where: { threadId, namespace: '' } });
+  return readStepCheckpoints(rows.map(toCheckpointRow));
+}
+
 /**
  * The node's context items and messages as they were at each of `times` (newest entries, capped): read once
  * from the node's rows, filtered by creation (and deletion) time. Items removed since are no longer stored.
@@ -196,22 +242,24 @@ async function contextAt(db: ReadDb, nodeId: string, times: Date[]): Promise<Map
  * its own leaving (its outcome and duration) and given its own task's streamed text; the next level's tasks are
  * the next round.
  *
- * Each visit carries its state, derived from what is already stored (nothing is written per step for it): the
- * events the run wrote between entering the step and entering the next one give its decisions, the message it
- * posted or the text it streamed (its answer) and the question it asked; the run's question rows give the
- * person's reply; an agent step (`agentSteps`) of a node's run gets the node's context items and newest
- * messages as of when its context was read (the run's last `collectContext` before it, else its own start).
- * Everything is cut to {@link STEP_STATE_LIMITS}. Reads only the run's events (by the `[mapId, runId]`
- * index), its questions, and the node's context items and messages: never the map's whole log.
+ * Each visit carries its state, from what is already stored: the events the run wrote between entering the
+ * step and entering the next one give its decisions, the message it posted or the text it streamed (its answer)
+ * and the question it asked; the run's question rows give the person's reply; an agent step (`agentSteps`) gets
+ * the context the agent held, from the checkpoint the step started from (`checkpointId`: a run keeps one per
+ * step while its checkpoints are kept). Without one (a drive still going, a run stored before), a node's run
+ * falls back to the node's context items and newest messages as of when its context was read (the run's last
+ * `collectContext` before it, else its own start). Everything is cut to {@link STEP_STATE_LIMITS}. Reads only the
+ * run's events (by the `[mapId, runId]` index), its questions and checkpoints, and (for the fallback) the
+ * node's context items and messages: never the map's whole log.
  */
 export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<string>): Promise<RunPath> {
-  const [events, questions, kept] = await Promise.all([
+  const [events, questions, checkpoints] = await Promise.all([
     runEvents(db, run),
     db.agentQuestion.findMany({
       where: { runId: run.id },
       select: { id: true, kind: true, status: true, reply: true, answeredAt: true },
     }),
-    checkpointsKept(db, run.threadId),
+    storedCheckpoints(db, run.threadId),
   ]);
   const steps: PathStep[] = [];
   const streamed = new Map<PathStep, string>();
@@ -255,6 +303,7 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
             enteredAt: event.createdAt,
             outcome: null,
             durationMs: null,
+            checkpointId: null,
             context: [],
             answer: null,
             question: null,
@@ -302,13 +351,31 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
     if (row && (row.status === 'ANSWERED' || (row.status === 'EXPIRED' && !isGateQuestion(row.kind))))
       step.reply = describeReply(row.reply, row.answeredAt, row.status === 'EXPIRED');
   }
+  // Each step's own checkpoint (a run of one step at a time: parallel branches share theirs), and the context the
+  // agent held there.
+  const started = steps.some((s) => s.branch !== null)
+    ? []
+    : checkpointsOfVisits(
+        checkpoints,
+        steps.map((s) => s.step),
+      );
+  const held = new Map<PathStep, NodeContext>();
+  steps.forEach((step, i) => {
+    const checkpoint = started[i];
+    if (!checkpoint) return;
+    step.checkpointId = checkpoint.checkpointId;
+    const context = nodeContextIn(checkpoint.values);
+    if (context && agentSteps.has(step.step)) held.set(step, context);
+  });
+  for (const [step, context] of held) step.context = contextEntriesOf(context);
   if (run.nodeId) {
-    // An agent step's context is the node's as of the run's last context collection before it.
+    // Without its checkpoint (a drive still going, a run stored before each step's was kept), an agent step's
+    // context is the node's as of the run's last context collection before it.
     const contextTimes = new Map<PathStep, Date>();
     let collected: Date | null = null;
     for (const step of steps) {
       if (step.step === CONTEXT_STEP) collected = new Date(step.enteredAt);
-      if (agentSteps.has(step.step)) contextTimes.set(step, collected ?? new Date(step.enteredAt));
+      if (agentSteps.has(step.step) && !held.has(step)) contextTimes.set(step, collected ?? new Date(step.enteredAt));
     }
     if (contextTimes.size > 0) {
       const byTime = await contextAt(db, run.nodeId, [...contextTimes.values()]);
@@ -320,5 +387,6 @@ export async function runPath(db: ReadDb, run: PathRun, agentSteps: ReadonlySet<
   const going = (s: PathStep) => s.outcome === null || s.outcome === 'interrupted';
   const current =
     tail && steps.some((s) => s.step === tail.step && s.round === tail.round && going(s)) ? tail.step : null;
-  return { runId: run.id, graph, steps, current, checkpointsKept: kept };
+  // Kept as `checkpointsKept` says: the thread still has a checkpoint in its root namespace.
+  return { runId: run.id, graph, steps, current, checkpointsKept: checkpoints.length > 0 };
 }

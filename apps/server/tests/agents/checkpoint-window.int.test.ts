@@ -11,6 +11,7 @@ import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointBytesOf } from '../../src/agents/prisma-checkpoint-store.ts';
+import { runPath } from '../../src/history/run-path.ts';
 import { waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
@@ -52,7 +53,19 @@ describe('checkpoints of finished runs', () => {
     await waitForRun(client, map.id, decompose.id, ['COMPLETED']);
     const decomposition = await checkpointBytesOf(server.db, { runIds: [decompose.id] });
     expect(decomposition.runs).toBe(1);
-    console.info(`[checkpoints] a decomposition run keeps ${decomposition.bytes} bytes`);
+    // It keeps the checkpoint each of its steps started from (what its path shows and a fork starts from).
+    const run = await server.db.read.agentRun.findUniqueOrThrow({ where: { id: decompose.id } });
+    const path = await runPath(server.db.read, run, new Set());
+    expect(path.steps.length).toBeGreaterThanOrEqual(7);
+    expect(path.steps.filter((s) => s.checkpointId === null)).toEqual([]);
+    const stored = await server.db.read.checkpoint.count({ where: { threadId: run.threadId } });
+    console.info(
+      `[checkpoints] a decomposition run of ${path.steps.length} steps keeps ${stored} checkpoints, ` +
+        `${decomposition.bytes} bytes (${Math.round(decomposition.bytes / stored)} per checkpoint)`,
+    );
+    // The measured bound (about 22 KB: nine checkpoints of about 2.4 KB): a decomposition's stay under 32 KiB, so a
+    // map's window of 20 such runs holds under 640 KiB.
+    expect(decomposition.bytes).toBeLessThanOrEqual(32 * 1024);
 
     const runs = [decompose.id];
     for (let i = 0; i < 3; i++) {
@@ -63,6 +76,7 @@ describe('checkpoints of finished runs', () => {
       // Never more than the window's runs, hence never more than the window times the largest run.
       expect(kept.runs).toBe(Math.min(runs.length, WINDOW));
       expect(kept.bytes).toBeLessThanOrEqual(WINDOW * decomposition.bytes);
+      console.info(`[checkpoints] the map keeps ${kept.runs} runs, ${kept.bytes} bytes`);
     }
     // The newest runs are the ones kept; the older ones were pruned.
     expect((await checkpointBytesOf(server.db, { runIds: runs.slice(-WINDOW) })).runs).toBe(WINDOW);

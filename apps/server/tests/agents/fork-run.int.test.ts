@@ -1,8 +1,17 @@
-import { CANCEL_RUN, FORK_RUN, PROCESS_NODE, REVIEW_DECOMPOSITION, RUN_PATH } from '@thinkingmap/client';
+import {
+  ADD_CONTEXT_ITEM,
+  CANCEL_RUN,
+  FORK_RUN,
+  PROCESS_NODE,
+  REPLY_TO_AGENT,
+  REVIEW_DECOMPOSITION,
+  RUN_PATH,
+} from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
+import { runPath } from '../../src/history/run-path.ts';
+import { eventually, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
 import { manualMapWithRoot } from '../helpers/map-builder.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
@@ -14,16 +23,16 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
   let server: TestServer;
   let client: Client;
   let proposals = 0;
+  /** The prompts the conclusion agent was given, in order. */
+  const draftPrompts: string[] = [];
 
   beforeAll(async () => {
     const model = await startScriptedModel({
       intent_decision: () => ({ intent: 'DECOMPOSE', reason: 'broad', confidence: 0.9 }),
-      conclusion_draft: () => ({
-        kind: 'DECISION',
-        conclusion: 'Yes, an hour a day.',
-        keyPoints: ['daily'],
-        confidence: 0.8,
-      }),
+      conclusion_draft: (prompt) => {
+        draftPrompts.push(prompt);
+        return { kind: 'DECISION', conclusion: 'Yes, an hour a day.', keyPoints: ['daily'], confidence: 0.8 };
+      },
       strategy_decision: () => ({ strategy: 'PARALLEL', factors: [{ factor: 'f', assessment: 'a' }], reason: 'r' }),
       // The first proposal (the original run's) and the next ones (its forks') differ, so the test can tell them apart.
       sub_question_proposal: () =>
@@ -99,6 +108,25 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     // The fork started from the original's checkpoint: it did not ask for the intent again (one intent call).
     const intents = await server.db.read.decision.count({ where: { runId: fork.id, kind: 'INTENT' } });
     expect(intents).toBe(0);
+    // And from the one its decideStrategy step started from, not the run's last: the fork's thread begins with a
+    // copy of it, and its own decideStrategy step started from the person's change written on that copy.
+    const originalRow = await server.db.read.agentRun.findUniqueOrThrow({ where: { id: original.id } });
+    const strategyStep = (await runPath(server.db.read, originalRow, new Set())).steps.find(
+      (s) => s.step === 'decideStrategy',
+    );
+    expect(strategyStep?.checkpointId).toBeTruthy();
+    const forkRow = await server.db.read.agentRun.findUniqueOrThrow({ where: { id: fork.id } });
+    const copied = await server.db.read.checkpoint.findFirstOrThrow({
+      where: { threadId: forkRow.threadId },
+      orderBy: { checkpointId: 'asc' },
+    });
+    expect(copied.checkpointId).toBe(strategyStep!.checkpointId);
+    const forkPath = await runPath(server.db.read, forkRow, new Set());
+    expect(forkPath.steps.map((s) => [s.step, s.checkpointId !== null])).toEqual([
+      ['decideStrategy', true],
+      ['proposeSubQuestions', true],
+      ['reviewProposal', true],
+    ]);
     // Until the person approves, the original's sub-questions stay.
     expect(await children(root.id)).toEqual(['Where?', 'For whom?']);
 
@@ -183,6 +211,46 @@ describe.each(providers)('forking a run from one of its steps on %s', (provider)
     const intent = await server.db.read.decision.findFirstOrThrow({ where: { runId: conclude.id, kind: 'INTENT' } });
     expect(intent).toMatchObject({ decidedBy: 'PERSON' });
     expect(await children(rootId)).toEqual(['How many hours a week?', 'Which course?']);
+  });
+
+  it("should fork a loop's first round from that round's state, not the run's last", async () => {
+    const { mapId, rootId } = await manualMapWithRoot(client, 'Learn to swim?');
+    const original = await call(client, PROCESS_NODE, { nodeId: rootId, intent: 'CONCLUDE' });
+    // Two rounds of feedback, then the third draft is accepted.
+    let asked = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
+    for (const feedback of ['First feedback: cheaper.', 'Second feedback: sooner.']) {
+      await call(client, REPLY_TO_AGENT, { input: { requestId: asked.requestId, text: feedback } });
+      const previous = asked.requestId;
+      asked = await eventually(async () => {
+        const next = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
+        return next.requestId !== previous ? next : null;
+      }, 'the next draft');
+    }
+    expect((asked.context as { round: number }).round).toBe(3);
+    await call(client, REPLY_TO_AGENT, { input: { requestId: asked.requestId, accept: true } });
+    await waitForRun(client, mapId, original.id, ['COMPLETED']);
+    // Added after the run: the fork does not see it, as the first round did not.
+    await call(client, ADD_CONTEXT_ITEM, { nodeId: rootId, title: 'Pool', content: 'A pool opened nearby.' });
+
+    const drafted = draftPrompts.length;
+    const fork = await call(client, FORK_RUN, {
+      input: { runId: original.id, step: 'draftConclusion', round: 1, feedback: 'Third try: with a coach.' },
+    });
+    const forkDraft = await waitForQuestion(client, mapId, { kind: 'review-conclusion' });
+    expect(forkDraft.runId).toBe(fork.id);
+    // The first round's state: its first draft again (not a fourth), with the person's new feedback only.
+    expect((forkDraft.context as { round: number }).round).toBe(1);
+    const prompt = draftPrompts.slice(drafted).join('\n');
+    expect(prompt).toContain('Third try: with a coach.');
+    expect(prompt).not.toContain('Second feedback');
+    expect(prompt).not.toContain('A pool opened nearby.');
+    // A round the step never had is not found.
+    const missing = await attempt(client, FORK_RUN, {
+      input: { runId: original.id, step: 'draftConclusion', round: 4, feedback: 'again' },
+    });
+    expect(missing).toMatchObject({ __typename: 'NotFoundError' });
+    await call(client, CANCEL_RUN, { runId: fork.id });
+    await waitForRun(client, mapId, fork.id, ['CANCELLED']);
   });
 
   it('should refuse to fork a run that has not ended', async () => {

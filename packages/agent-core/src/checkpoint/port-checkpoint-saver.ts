@@ -16,9 +16,7 @@ import {
   writesSortKey,
 } from '@langchain/langgraph-checkpoint';
 import type { CheckpointRow, CheckpointStorePort, SerializedValue } from './checkpoint-store-port.ts';
-
-const text = new TextDecoder();
-const bytes = new TextEncoder();
+import { dumpSerialized, loadSerialized } from './step-checkpoints.ts';
 
 /**
  * A LangGraph checkpointer over a {@link CheckpointStorePort}, so paused runs live in the product's
@@ -130,15 +128,11 @@ export class PortCheckpointSaver extends BaseCheckpointSaver {
     };
   }
 
-  private async dump(value: unknown): Promise<SerializedValue> {
-    const [type, data] = await this.serde.dumpsTyped(value);
-    return { type, data: type === 'bytes' ? Buffer.from(data).toString('base64') : text.decode(data) };
+  private dump(value: unknown): Promise<SerializedValue> {
+    return dumpSerialized(this.serde, value);
   }
 
-  private async load(value: SerializedValue): Promise<unknown> {
-    return this.serde.loadsTyped(
-      value.type,
-      value.type === 'bytes' ? new Uint8Array(Buffer.from(value.data, 'base64')) : bytes.encode(value.data),
-    );
+  private load(value: SerializedValue): Promise<unknown> {
+    return loadSerialized(this.serde, value);
   }
 }

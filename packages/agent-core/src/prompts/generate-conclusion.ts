@@ -15,7 +15,7 @@ Be concrete, cite which sub-conclusions you rely on, say what remains uncertain,
 
 /**
  * The user message: context, retrieved knowledge (bounded snippets, when any), the kind the person asked for,
- * and their feedback on the previous draft.
+ * and their feedback on the previous draft (or, with no previous draft, what they ask for: a fork of a first draft).
  */
 export function generateConclusionMessages(
   language: Language,
@@ -32,6 +32,8 @@ export function generateConclusionMessages(
     content += zh
       ? `\n\n上一版结论：\n${previous}\n\n用户的反馈：\n${feedback}`
       : `\n\nPrevious draft:\n${previous}\n\nThe person's feedback:\n${feedback}`;
+  // A fork of a first draft: the person's feedback comes before any draft of this run.
+  else if (feedback) content += zh ? `\n\n用户的要求：\n${feedback}` : `\n\nWhat the person asks for:\n${feedback}`;
   return [
     { role: 'system', content: GENERATE_CONCLUSION_SYSTEM[language] },
     { role: 'user', content },

@@ -10,7 +10,8 @@ export interface InspectableGraph {
 
 /**
  * What to drive a run with when the process that drove it died mid-drive. Checkpoints are stored only when
- * a drive stops (`durability: 'exit'`), so the run's latest checkpoint is its last pause, or there is none:
+ * a drive stops (`durability: 'exit'`, or each step's kept in memory until then), so the run's latest checkpoint
+ * is its last pause, or there is none:
  * - no checkpoint: start again from the run's `input`;
  * - a pause whose questions the person already answered (`replies`, by interrupt id): resume with those
  *   replies, since the resumed drive that died had stored nothing of them;

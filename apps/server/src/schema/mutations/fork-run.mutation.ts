@@ -15,6 +15,10 @@ const ForkRunInput = builder.inputType('ForkRunInput', {
         '`strategy`), `proposeSubQuestions` (with `feedback`), `reviewProposal` (edited `subQuestions`) or ' +
         '`draftConclusion` (with `feedback`).',
     }),
+    round: t.int({
+      description:
+        'Which visit of the step (its `round` in the run path: a loop visits a step again); the last one when absent.',
+    }),
     intent: t.field({ type: NodeIntentEnum }),
     strategy: t.field({ type: DecompositionStrategyEnum }),
     subQuestions: t.field({ type: [SubQuestionInput], description: 'The reviewed proposal, edited.' }),
@@ -27,7 +31,8 @@ builder.mutationField('forkRun', (t) =>
     type: AgentRunRef,
     description:
       'Re-runs a node run from one of its steps with changed input: a new run on the same node (`forkedFrom`), ' +
-      'starting from a copy of the original run’s kept checkpoint. It ends at the person’s gate like any run; the ' +
+      'starting from a copy of the checkpoint the original’s step started from (its state just before that step, in ' +
+      'the round named). It ends at the person’s gate like any run; the ' +
       'original’s results stay until the person approves the fork’s proposal or accepts its conclusion. Refused ' +
       'with ConflictError while the original (or another run on the node) is in progress, with ValidationError when ' +
       'its checkpoints are no longer kept or the change does not fit the step, NotFoundError for a step it never took.',
@@ -37,6 +42,7 @@ builder.mutationField('forkRun', (t) =>
       ctx.runs.forkRun(ctx.commands, {
         runId: String(input.runId),
         step: input.step,
+        round: input.round,
         intent: input.intent,
         strategy: input.strategy,
         feedback: input.feedback,

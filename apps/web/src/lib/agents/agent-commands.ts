@@ -64,6 +64,8 @@ export async function forkRun(
   input: {
     runId: string;
     step: string;
+    /** Which visit of the step (its round); the last one when absent. */
+    round?: number | null;
     intent?: NodeIntent | null;
     strategy?: DecompositionStrategy | null;
     feedback?: string | null;

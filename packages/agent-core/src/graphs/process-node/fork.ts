@@ -4,7 +4,7 @@ import type { ProcessNodeUpdate } from './state.ts';
 
 /**
  * The steps of the node processing graph a finished run can be forked from: the fork re-runs the graph from
- * there, on a copy of the run's kept checkpoint, with the changed input. Each still ends at the person's gate
+ * there, on a copy of the checkpoint that step started from, with the changed input. Each still ends at the person's gate
  * (a proposal to review, a draft to accept): a fork never changes the map without the person.
  */
 export const FORKABLE_STEPS = [
@@ -51,61 +51,27 @@ export function forkChangeProblem(step: ForkableStep, change: ForkChange): { fie
   return null;
 }
 
-// Everything a step after intent recognition wrote: a fork from before it starts that part again.
-const AFTER_INTENT: ProcessNodeUpdate = {
-  intent: null,
-  intentReason: null,
-  strategy: null,
-  proposalOverride: null,
-  proposal: null,
-  proposalRound: 0,
-  proposalFeedback: null,
-  proposalApproved: false,
-  proposedSubQuestions: null,
-  createdNodeIds: [],
-  draft: null,
-  draftRound: 0,
-  conclusionFeedback: null,
-  conclusionAccepted: false,
-  modelConclusionKind: null,
-  outcome: null,
-};
-
 /**
- * The state update that puts a copy of a finished run's checkpoint just before `step`, with the change: written
- * as if `asNode` had just produced it, so the graph's own edges lead into `step` (LangGraph `updateState`).
+ * The person's change as a state update of the checkpoint the step started from (a copy of it in the fork's
+ * thread): LangGraph's `updateState` writes it as the node that ran just before (the one the checkpoint's
+ * versions say ran last), so the graph's own edges lead into `step` again from that state. A fork asks the
+ * agents, never a consultation's proposal.
  */
-export function forkUpdate(step: ForkableStep, change: ForkChange): { values: ProcessNodeUpdate; asNode: string } {
+export function forkUpdate(step: ForkableStep, change: ForkChange): ProcessNodeUpdate {
   switch (step) {
     case 'recognizeIntent':
       return {
-        values: { ...AFTER_INTENT, intentOverride: change.intent ?? null, strategyOverride: change.strategy ?? null },
-        asNode: 'checkDependencies',
+        intentOverride: change.intent ?? null,
+        strategyOverride: change.strategy ?? null,
+        proposalOverride: null,
       };
     case 'decideStrategy':
-      return {
-        values: { ...AFTER_INTENT, intent: 'DECOMPOSE', strategyOverride: change.strategy ?? null },
-        asNode: 'recognizeIntent',
-      };
+      return { strategyOverride: change.strategy ?? null, proposalOverride: null };
     case 'proposeSubQuestions':
-      return {
-        values: {
-          proposalApproved: false,
-          proposalFeedback: change.feedback ?? null,
-          createdNodeIds: [],
-          outcome: null,
-        },
-        asNode: 'reviewProposal',
-      };
+      return { proposalFeedback: change.feedback ?? null, proposalOverride: null };
     case 'reviewProposal':
-      return {
-        values: { proposal: change.proposal!, proposalApproved: false, createdNodeIds: [], outcome: null },
-        asNode: 'proposeSubQuestions',
-      };
+      return { proposal: change.proposal! };
     case 'draftConclusion':
-      return {
-        values: { conclusionAccepted: false, conclusionFeedback: change.feedback ?? null, outcome: null },
-        asNode: 'reviewConclusion',
-      };
+      return { conclusionFeedback: change.feedback ?? null };
   }
 }
