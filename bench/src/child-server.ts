@@ -8,12 +8,26 @@ import { fileURLToPath } from 'node:url';
  */
 export const SERVER_FLAGS = ['--max-semi-space-size=64'];
 
+/** What a benchmark server reports of the span since its last report (see {@link ChildServer.serverTimes}). */
+export interface ServerTimes {
+  p50: number;
+  p99: number;
+  max: number;
+  /** CPU time of the server process, user and system, in µs. */
+  cpuUs: number;
+  requests: number;
+}
+
 /** A benchmark server running in its own process, so the load generator does not share its event loop. */
 export interface ChildServer {
   url: string;
   peakRssMb(): Promise<number>;
-  /** Server-side p50, p99 and max (ms) of the requests since the last call. */
-  serverTimes(): Promise<{ p50: number; p99: number; max: number }>;
+  /**
+   * Server-side p50, p99 and max (ms) of the requests finished since the last call, how many they were, and the
+   * process's CPU time over the same span (µs, user + system: per request, what stays comparable when other
+   * processes load the machine).
+   */
+  serverTimes(): Promise<ServerTimes>;
   stop(): Promise<void>;
 }
 
@@ -46,8 +60,8 @@ export function startChildServer(
     async serverTimes() {
       const answer = nextLine('SERVER_TIMES');
       child.kill('SIGUSR1');
-      const [p50, p99, max] = (await answer).split(' ').map(Number);
-      return { p50: p50 ?? 0, p99: p99 ?? 0, max: max ?? 0 };
+      const [p50 = 0, p99 = 0, max = 0, cpuUs = 0, requests = 0] = (await answer).split(' ').map(Number);
+      return { p50, p99, max, cpuUs, requests };
     },
     async peakRssMb() {
       const answer = nextLine('PEAK_RSS');

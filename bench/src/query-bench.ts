@@ -76,6 +76,7 @@ export async function benchQuery(databaseUrl: string, mapId: string, token: stri
         max: ms(result.max),
         errors: result.errors,
         'server p50/p99/max': `${ms(inServer.p50)} / ${ms(inServer.p99)} / ${ms(inServer.max)}`,
+        'server CPU µs/req': inServer.requests ? Math.round(inServer.cpuUs / inServer.requests) : '',
         'response KB': Math.round(result.bytes / 1024),
       });
     }

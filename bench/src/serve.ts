@@ -18,11 +18,19 @@ function peakRssMb(): number {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(0));
 const serverTimes: number[] = [];
+// The process's CPU time (user + system) since the last report, and the requests finished in it: per request (or per
+// event fanned out), the figure that stays put on a shared machine where throughput and latency move with its load.
+let cpuSince = process.cpuUsage();
 process.on('SIGUSR2', () => console.log(`PEAK_RSS ${peakRssMb().toFixed(1)}`));
 process.on('SIGUSR1', () => {
+  const requests = serverTimes.length;
   const sorted = serverTimes.splice(0).sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-  console.log(`SERVER_TIMES ${at(0.5).toFixed(2)} ${at(0.99).toFixed(2)} ${(sorted.at(-1) ?? 0).toFixed(2)}`);
+  const cpu = process.cpuUsage(cpuSince);
+  cpuSince = process.cpuUsage();
+  console.log(
+    `SERVER_TIMES ${at(0.5).toFixed(2)} ${at(0.99).toFixed(2)} ${(sorted.at(-1) ?? 0).toFixed(2)} ${cpu.user + cpu.system} ${requests}`,
+  );
 });
 
 const db = await openDatabase({ url: databaseUrl });

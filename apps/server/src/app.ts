@@ -17,7 +17,7 @@ import { ensureLocalUser } from './auth/local-user.ts';
 import { TOKEN_ENDED, useRevocableSubscriptions } from './auth/revocable-subscriptions.ts';
 import { TokenRevocations } from './auth/token-revocations.ts';
 import { createTokenResolver, createTokenUseRecorder } from './auth/tokens.ts';
-import { accessNow, type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
+import { accessNow, createBearerParser, type IdentityOptions, parseBearer, resolveAccess } from './auth/viewer.ts';
 import type { CommandContext } from './commands/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { ConsultationService } from './consultations/consultation-service.ts';
@@ -323,19 +323,35 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
   // Repeated map reads are answered from stored bytes before Yoga, keyed by the map's lastSeq read in the same
   // request; the token is looked up in the token cache without waiting when it is there.
+  const bearer = createBearerParser();
+  const known = { tokens, localUser: local.user };
   const responses = new MapResponseCache({
     db,
     access: (req) => {
-      const token = parseBearer(req.headers.authorization);
+      const token = bearer(req.headers.authorization);
       return (token && tokens.peek(token)) || resolveAccess(token, identity);
     },
-    accessNow: (req) => accessNow(parseBearer(req.headers.authorization), { tokens, localUser: local.user }),
+    accessNow: (req) => accessNow(bearer(req.headers.authorization), known),
     onServed: metrics.storedAnswer,
     endpoint: yoga.graphqlEndpoint,
   });
+  // A stored answer known at once, sent in this tick (see MapResponseCache.serveStored); true when the request was
+  // answered. A failure is logged and the request takes the ordinary path, unless its answer had begun.
+  const serveStoredNow = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined) => {
+    try {
+      return responses.serveStored(req, res, body);
+    } catch (error) {
+      logError(error);
+      if (!res.headersSent) return false;
+      res.destroy();
+      return true;
+    }
+  };
   // GraphQL over HTTP: a POST's body is read here, bounded, and handed to Yoga (as body-parser middleware would).
-  // Map reads, by POST or by GET, are answered from stored bytes when they can be.
-  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, serve: () => unknown, cached = false) => {
+  // Map reads, by POST or by GET, are answered from stored bytes when they can be (`cached`; a GET has been offered
+  // to `serveStored` already). A `stream` request (SSE) bypasses the queue: a subscription stays open.
+  const serveGraphQL = async (req: IncomingMessage, res: ServerResponse, stream: boolean, cached: boolean) => {
+    const serve = () => (stream ? yoga(req, res) : queue(() => yoga.requestListener(req, res)));
     let body: Buffer | undefined;
     if (req.method === 'POST') {
       try {
@@ -351,8 +367,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     }
     if (cached && (req.method === 'POST' || req.method === 'GET')) {
       try {
-        // A stored answer known at once is sent in this tick (a GET reaches here without waiting at all).
-        if (responses.serveStored(req, res, body)) return;
+        if (req.method === 'POST' && serveStoredNow(req, res, body)) return;
         // (An unnamed function: tsx names every named one with Object.defineProperty each time it is made.)
         if (await responses.serve(req, res, body, () => queue(() => computeThrough(yoga.fetch, req, body)))) return;
       } catch (error) {
@@ -382,9 +397,11 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       // Subscriptions over SSE stay open: they bypass the queue. A client that accepts a stream as well as JSON
       // (urql, so every browser query) still gets map reads from stored bytes.
       const accept = req.headers.accept ?? '';
-      if (accept.includes('text/event-stream'))
-        return void serveGraphQL(req, res, () => yoga(req, res), /application\/(graphql-response\+)?json/.test(accept));
-      return void serveGraphQL(req, res, () => queue(() => yoga.requestListener(req, res)), true);
+      const stream = accept.includes('text/event-stream');
+      const cached = !stream || /application\/(graphql-response\+)?json/.test(accept);
+      // A GET's stored answer known at once is sent here, in this tick: no promise, nothing made for the other paths.
+      if (cached && req.method === 'GET' && serveStoredNow(req, res, undefined)) return;
+      return void serveGraphQL(req, res, stream, cached);
     }
     web(req, res, () => {
       res.statusCode = 404;

@@ -8,6 +8,7 @@ import {
   hashToken,
   issueToken,
   newToken,
+  REPEATED_PEEK_MS,
 } from './tokens.ts';
 
 const providers = await testProviders();
@@ -78,6 +79,48 @@ describe.each(providers)('token resolver on %s', (provider) => {
       expect(tokens.peek(bob.token)?.viewer.id).toBe(bob.user.id);
       expect(tokens.peek(newToken())).toBeUndefined();
     }
+  });
+
+  it('should answer a token peeked again and again without a lookup, and tell of its use once a second', async () => {
+    const { db } = database;
+    const { user, token } = await createUserWithToken(db, 'katherine');
+    const uses: string[] = [];
+    const tokens = createTokenResolver(db.read, { ttlMs: 600_000, onUse: (tokenId) => uses.push(tokenId) });
+    await tokens.resolve(token);
+    const first = tokens.peek(token);
+    for (let i = 0; i < 100; i++) expect(tokens.peek(token)).toBe(first);
+    expect(first?.viewer.id).toBe(user.id);
+    // The resolve and the first peek; the 100 repeats were answered as the first was.
+    expect(uses).toHaveLength(2);
+    const peekedUses = () => {
+      tokens.peek(token);
+      return uses.length;
+    };
+    await expect.poll(peekedUses, { timeout: 3 * REPEATED_PEEK_MS }).toBe(3);
+  });
+
+  it('should stop answering a repeated peek once the token is forgotten, expires or its cached row grows stale', async () => {
+    const { db } = database;
+    const { user } = await createUserWithToken(db, 'annie');
+    let now = 1_000; // lru-cache treats a start time of 0 as none
+    const tokens = createTokenResolver(db.read, { ttlMs: 200, clock: { now: () => now } });
+    const forgotten = await issueToken(db, user.id);
+    await tokens.resolve(forgotten.token);
+    expect(tokens.peek(forgotten.token)?.tokenId).toBe(forgotten.row.id);
+    tokens.forget(forgotten.row.id);
+    expect(tokens.peek(forgotten.token)).toBeUndefined();
+
+    const stale = await issueToken(db, user.id);
+    await tokens.resolve(stale.token);
+    expect(tokens.peek(stale.token)?.tokenId).toBe(stale.row.id);
+    now += 201;
+    expect(tokens.peek(stale.token)).toBeUndefined();
+
+    const expiring = await issueToken(db, user.id, { expiresAt: new Date(Date.now() + 300) });
+    await tokens.resolve(expiring.token);
+    expect(tokens.peek(expiring.token)?.tokenId).toBe(expiring.row.id);
+    await expect.poll(() => tokens.peek(expiring.token)).toBeNull();
+    expect(Date.now()).toBeGreaterThanOrEqual(expiring.row.expiresAt!.getTime());
   });
 
   it('should refuse a token from the moment it expires, even from its cache', async () => {

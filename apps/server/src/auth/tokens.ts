@@ -78,7 +78,10 @@ export interface TokenCacheOptions {
   maxTokens?: number;
   /** The clock the time to live is measured on, in milliseconds (`performance`); tests pass their own. */
   clock?: { now(): number };
-  /** Called with each granted token's id on every lookup (see {@link createTokenUseRecorder}). */
+  /**
+   * Called with a granted token's id when it is looked up (see {@link createTokenUseRecorder}): on every lookup,
+   * except that a token peeked again and again is told of at least once every {@link REPEATED_PEEK_MS}.
+   */
   onUse?: (tokenId: string, now: Date) => unknown;
 }
 
@@ -88,7 +91,8 @@ export interface TokenResolver {
   resolve(token: string, now?: Date): Promise<Access | null>;
   /**
    * The same answer without waiting, from what is cached (fresh, not forgotten); undefined when only the database
-   * can tell.
+   * can tell. The last token granted is answered again without any lookup while nothing about it can have changed
+   * (see {@link REPEATED_PEEK_MS}); `now` given skips that.
    */
   peek(token: string, now?: Date): Access | null | undefined;
   /** Drops a token from the cache (it was revoked): the next request reads the database. */
@@ -98,6 +102,23 @@ export interface TokenResolver {
 }
 
 type CachedToken = { row: (ApiToken & { user: User }) | null };
+
+/**
+ * How long the last token peeked is answered again without a lookup (1 s), within its row's time to live and before
+ * its expiry: a client sending one token over and over (every read of a map) costs a comparison, not a cache lookup,
+ * a date, a new access and a use record each time. Forgetting the token or clearing the cache ends it at once.
+ */
+export const REPEATED_PEEK_MS = 1_000;
+
+/** The last token peeked, its access, and until when that holds (see {@link REPEATED_PEEK_MS}). */
+interface RepeatedPeek {
+  token: string;
+  access: Access;
+  /** Wall-clock ms: the first of the token's expiry and {@link REPEATED_PEEK_MS} after the lookup. */
+  until: number;
+  /** On the cache's clock: when the cached row's time to live ends. */
+  staleAt: number;
+}
 
 /**
  * Finds the access a token grants. Rows are cached briefly (an LRU with a time to live) so a busy client does not
@@ -136,16 +157,37 @@ export function createTokenResolver(db: ReadDb, options: TokenCacheOptions = {})
     options.onUse?.(row.id, now);
     return { viewer: row.user, tokenId: row.id, scope: row.scope, expiresAt: row.expiresAt };
   };
+  const ttlClock = options.clock ?? performance;
+  let repeated: RepeatedPeek | undefined;
   return {
     resolve: async (token, now = new Date()) => accessOf(await cache.fetch(hashOf(token)), now),
-    peek(token, now = new Date()) {
-      const cached = cache.get(hashOf(token));
-      return cached === undefined ? undefined : accessOf(cached, now);
+    peek(token, now) {
+      if (now === undefined && repeated?.token === token) {
+        if (Date.now() < repeated.until && ttlClock.now() <= repeated.staleAt) return repeated.access;
+        repeated = undefined;
+      }
+      const at = now ?? new Date();
+      const hash = hashOf(token);
+      const cached = cache.get(hash);
+      if (cached === undefined) return undefined;
+      const access = accessOf(cached, at);
+      if (access && now === undefined) {
+        const until = Math.min(
+          at.getTime() + REPEATED_PEEK_MS,
+          access.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY,
+        );
+        repeated = { token, access, until, staleAt: ttlClock.now() + cache.getRemainingTTL(hash) };
+      }
+      return access;
     },
     forget(tokenId) {
+      if (repeated?.access.tokenId === tokenId) repeated = undefined;
       for (const [hash, value] of cache.entries()) if (value.row?.id === tokenId) cache.delete(hash);
     },
-    clear: () => cache.clear(),
+    clear: () => {
+      repeated = undefined;
+      cache.clear();
+    },
   };
 }
 
