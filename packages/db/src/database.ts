@@ -12,7 +12,8 @@ import { migratePostgres, migrateSqlite } from './migrate.ts';
 import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
 import { cacheStatements } from './statement-cache.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
-import { createWriteQueue, type WriteQueue } from './write-queue.ts';
+import { walFlush } from './wal-flush.ts';
+import { createWriteQueue, type SqliteWriteOptions, type WriteQueue } from './write-queue.ts';
 
 /** The Prisma client type used throughout the code. Both providers' clients share this model API. */
 export type Db = InstanceType<typeof SqliteClient>;
@@ -86,8 +87,8 @@ interface Opened {
   mapLog: MapLog;
   checkpointLog: CheckpointLog;
   runLog: RunLog;
-  /** Runs a PRAGMA on the connection of the write transactions (SQLite). */
-  pragma?: (statement: string) => Promise<void>;
+  /** The SQLite write path's connection and flush (see `createWriteQueue`). */
+  sqlite?: SqliteWriteOptions;
 }
 
 /**
@@ -134,10 +135,13 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
     mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
     checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
     runLog: sqliteRunLog(connection, prismaRunLog()),
-    pragma: async (statement) => {
-      const raw = connection();
-      if (raw) raw.exec(statement);
-      else await prisma.$executeRawUnsafe(statement);
+    sqlite: {
+      pragma: async (statement) => {
+        const raw = connection();
+        if (raw) raw.exec(statement);
+        else await prisma.$executeRawUnsafe(statement);
+      },
+      ...(file === ':memory:' ? {} : { flush: walFlush(file) }),
     },
   };
 }
@@ -183,11 +187,11 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, probe, mapLog, checkpointLog, runLog, pragma } =
+  const { prisma, probe, mapLog, checkpointLog, runLog, sqlite } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
-  const queue = createWriteQueue(prisma, target.provider, pragma);
+  const queue = createWriteQueue(prisma, target.provider, sqlite);
   return {
     provider: target.provider,
     read: prisma,
