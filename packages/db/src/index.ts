@@ -40,8 +40,10 @@ export {
   dependenciesThroughPrisma,
   type NodeAgentState,
   type NodeRun,
+  type NodeStateChange,
   type QuestionState,
   type RunLog,
+  type RunTokens,
 } from './run-log.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';
 export type { WriteDurability, WriteOptions } from './write-queue.ts';
