@@ -6,6 +6,7 @@ import { PrismaClient as PostgresClient } from '../generated/postgresql/client.t
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
+import { type ConversationLog, prismaConversationLog, sqliteConversationLog } from './conversation-log.ts';
 import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
 import { type MapVersion, type MapVersionProbe, postgresProbe, prismaProbe, sqliteProbe } from './map-version-probe.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
@@ -67,6 +68,8 @@ export interface Database {
   readonly checkpointLog: CheckpointLog;
   /** The columns an agent run's writes look up (its state on a node, its decisions, its status). */
   readonly runLog: RunLog;
+  /** A node's conversation as committed, read outside any write (an agent collecting a node's context). */
+  readonly conversationLog: ConversationLog;
   /** Closes the client and its connections. */
   close(): Promise<void>;
 }
@@ -87,6 +90,7 @@ interface Opened {
   mapLog: MapLog;
   checkpointLog: CheckpointLog;
   runLog: RunLog;
+  conversationLog: ConversationLog;
   /** The SQLite write path's connection and flush (see `createWriteQueue`). */
   sqlite?: SqliteWriteOptions;
 }
@@ -135,6 +139,7 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
     mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
     checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
     runLog: sqliteRunLog(connection, prismaRunLog()),
+    conversationLog: sqliteConversationLog(reader, prismaConversationLog(prisma)),
     sqlite: {
       pragma: async (statement) => {
         const raw = connection();
@@ -177,6 +182,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
     mapLog: prismaMapLog('postgresql'),
     checkpointLog: prismaCheckpointLog(prisma),
     runLog: prismaRunLog(),
+    conversationLog: prismaConversationLog(prisma),
   };
 }
 
@@ -187,7 +193,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, probe, mapLog, checkpointLog, runLog, sqlite } =
+  const { prisma, probe, mapLog, checkpointLog, runLog, conversationLog, sqlite } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
@@ -201,6 +207,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     mapLog,
     checkpointLog,
     runLog,
+    conversationLog,
     async close() {
       await queue.drain();
       await prisma.$disconnect();

@@ -21,6 +21,7 @@ export type {
   User,
 } from '../generated/sqlite/client.ts';
 export type { CheckpointData, CheckpointLog } from './checkpoint-log.ts';
+export type { ConversationLog } from './conversation-log.ts';
 export {
   type Database,
   type Db,
