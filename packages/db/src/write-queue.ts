@@ -69,13 +69,16 @@ export function createWriteQueue(prisma: Db, provider: Provider, sqlite: SqliteW
   let tail: Promise<unknown> = Promise.resolve();
   if (provider === 'sqlite') {
     const { pragma = (statement: string) => prisma.$executeRawUnsafe(statement), flush } = sqlite;
-    // Set once, before the first transaction (no transaction is open then).
-    let relaxed: Promise<unknown> | undefined;
+    // Set once, before the first transaction (no transaction is open then); tried again by the next write if it failed.
+    let normal: Promise<unknown> | undefined;
+    const setNormal = () =>
+      (normal ??= pragma('PRAGMA synchronous = NORMAL').catch((error) => {
+        normal = undefined;
+        throw error;
+      }));
     return {
       write<T>(work: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T> {
-        const run = tail
-          .then(() => (relaxed ??= pragma('PRAGMA synchronous = NORMAL')))
-          .then(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
+        const run = tail.then(setNormal).then(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
         // The next write waits for this one's commit, not for its flush nor its success: the caller gets the
         // failure through `run`.
         tail = run.catch(() => undefined);
