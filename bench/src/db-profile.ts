@@ -138,7 +138,7 @@ export function profileDatabase(
       try {
         return await fn(...args);
       } finally {
-        add(profile.reads, `checkpointLog.${name}`, performance.now() - started);
+        add(profile.reads, name.includes('.') ? name : `checkpointLog.${name}`, performance.now() - started);
       }
     };
   const checkpointLog: Database['checkpointLog'] = {
@@ -161,6 +161,9 @@ export function profileDatabase(
       },
     ]),
   ) as unknown as Database['runLog'];
+  const conversationLog: Database['conversationLog'] = {
+    latestMessages: checkpointRead('conversationLog.latestMessages', db.conversationLog.latestMessages),
+  };
   return {
     db: {
       provider: db.provider,
@@ -170,6 +173,7 @@ export function profileDatabase(
       mapLog,
       checkpointLog,
       runLog,
+      conversationLog,
       close: () => db.close(),
     },
     profile,

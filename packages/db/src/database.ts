@@ -6,13 +6,15 @@ import { PrismaClient as PostgresClient } from '../generated/postgresql/client.t
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
+import { type ConversationLog, prismaConversationLog, sqliteConversationLog } from './conversation-log.ts';
 import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
 import { type MapVersion, type MapVersionProbe, postgresProbe, prismaProbe, sqliteProbe } from './map-version-probe.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
 import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
 import { cacheStatements } from './statement-cache.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
-import { createWriteQueue, type WriteQueue } from './write-queue.ts';
+import { walFlush } from './wal-flush.ts';
+import { createWriteQueue, type SqliteWriteOptions, type WriteQueue } from './write-queue.ts';
 
 /** The Prisma client type used throughout the code. Both providers' clients share this model API. */
 export type Db = InstanceType<typeof SqliteClient>;
@@ -66,6 +68,8 @@ export interface Database {
   readonly checkpointLog: CheckpointLog;
   /** The columns an agent run's writes look up (its state on a node, its decisions, its status). */
   readonly runLog: RunLog;
+  /** A node's conversation as committed, read outside any write (an agent collecting a node's context). */
+  readonly conversationLog: ConversationLog;
   /** Closes the client and its connections. */
   close(): Promise<void>;
 }
@@ -86,8 +90,9 @@ interface Opened {
   mapLog: MapLog;
   checkpointLog: CheckpointLog;
   runLog: RunLog;
-  /** Runs a PRAGMA on the connection of the write transactions (SQLite). */
-  pragma?: (statement: string) => Promise<void>;
+  conversationLog: ConversationLog;
+  /** The SQLite write path's connection and flush (see `createWriteQueue`). */
+  sqlite?: SqliteWriteOptions;
 }
 
 /**
@@ -134,10 +139,14 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
     mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
     checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
     runLog: sqliteRunLog(connection, prismaRunLog()),
-    pragma: async (statement) => {
-      const raw = connection();
-      if (raw) raw.exec(statement);
-      else await prisma.$executeRawUnsafe(statement);
+    conversationLog: sqliteConversationLog(reader, prismaConversationLog(prisma)),
+    sqlite: {
+      pragma: async (statement) => {
+        const raw = connection();
+        if (raw) raw.exec(statement);
+        else await prisma.$executeRawUnsafe(statement);
+      },
+      ...(file === ':memory:' ? {} : { flush: walFlush(file) }),
     },
   };
 }
@@ -173,6 +182,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
     mapLog: prismaMapLog('postgresql'),
     checkpointLog: prismaCheckpointLog(prisma),
     runLog: prismaRunLog(),
+    conversationLog: prismaConversationLog(prisma),
   };
 }
 
@@ -183,11 +193,11 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, probe, mapLog, checkpointLog, runLog, pragma } =
+  const { prisma, probe, mapLog, checkpointLog, runLog, conversationLog, sqlite } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
-  const queue = createWriteQueue(prisma, target.provider, pragma);
+  const queue = createWriteQueue(prisma, target.provider, sqlite);
   return {
     provider: target.provider,
     read: prisma,
@@ -197,6 +207,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     mapLog,
     checkpointLog,
     runLog,
+    conversationLog,
     async close() {
       await queue.drain();
       await prisma.$disconnect();

@@ -21,6 +21,7 @@ export type {
   User,
 } from '../generated/sqlite/client.ts';
 export type { CheckpointData, CheckpointLog } from './checkpoint-log.ts';
+export type { ConversationLog } from './conversation-log.ts';
 export {
   type Database,
   type Db,
@@ -40,8 +41,10 @@ export {
   dependenciesThroughPrisma,
   type NodeAgentState,
   type NodeRun,
+  type NodeStateChange,
   type QuestionState,
   type RunLog,
+  type RunTokens,
 } from './run-log.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';
 export type { WriteDurability, WriteOptions } from './write-queue.ts';

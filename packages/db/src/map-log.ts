@@ -1,7 +1,7 @@
 import type Sqlite from 'better-sqlite3';
 import type { ChangeKind, Map as MapRow } from '../generated/sqlite/client.ts';
 import type { Tx } from './database.ts';
-import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+import { fromSqliteTime, preparedInTransaction, sqliteTime } from './prepared-statements.ts';
 
 /** One event row as the map's log stores it (`appendEvents` in the server builds them). */
 export interface EventRow {
@@ -62,13 +62,6 @@ export function prismaMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
     },
   };
   return log;
-}
-
-/** A stored DateTime read back: ISO text (with or without an offset: without one it is UTC) or epoch ms. */
-function fromSqliteTime(value: unknown): Date {
-  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
-  const text = String(value);
-  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
 }
 
 type RawMap = Omit<MapRow, 'constraints' | 'autoRun' | 'createdAt' | 'updatedAt'> & {

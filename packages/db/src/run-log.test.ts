@@ -203,4 +203,71 @@ describe.each(providers)('run log on %s', (provider) => {
     );
     expect(await db.write((tx) => db.runLog.pendingQuestions(tx, run.id))).toBe(2);
   });
+
+  it('should change a node’s agent state and return the node as Prisma reads it, keeping what was not given', async () => {
+    const { db } = database;
+    const { node } = await runWithDecision();
+    const blocked = await db.write((tx) =>
+      db.runLog.setNodeState(tx, node.id, { status: 'BLOCKED', statusReason: 'waits for “first”' }),
+    );
+    expect(blocked).toEqual(await db.read.node.findUnique({ where: { id: node.id } }));
+    expect(blocked).toMatchObject({ status: 'BLOCKED', statusReason: 'waits for “first”', intent: 'CONCLUDE' });
+    expect(blocked!.version).toBe(node.version);
+    expect(blocked!.updatedAt.getTime()).toBeGreaterThanOrEqual(node.updatedAt.getTime());
+    const decomposing = await db.write((tx) => db.runLog.setNodeState(tx, node.id, { intent: 'DECOMPOSE' }));
+    expect(decomposing).toMatchObject({ status: 'BLOCKED', statusReason: 'waits for “first”', intent: 'DECOMPOSE' });
+    const running = await db.write((tx) =>
+      db.runLog.setNodeState(tx, node.id, { status: 'RUNNING', statusReason: null, strategy: 'SEQUENTIAL' }),
+    );
+    expect(running).toEqual(await db.read.node.findUnique({ where: { id: node.id } }));
+    expect(running).toMatchObject({
+      status: 'RUNNING',
+      statusReason: null,
+      intent: 'DECOMPOSE',
+      strategy: 'SEQUENTIAL',
+    });
+    expect(await db.write((tx) => db.runLog.setNodeState(tx, 'no-such-node', { status: 'RUNNING' }))).toBeNull();
+  });
+
+  it('should read the choice of the model’s latest decision of a kind on a node', async () => {
+    const { db } = database;
+    const { map, node, run } = await runWithDecision();
+    const decide = (key: string, decidedBy: 'MODEL' | 'PERSON', intent: string, at: number) =>
+      db.write((tx) =>
+        tx.decision.create({
+          data: {
+            runId: run.id,
+            mapId: map.id,
+            nodeId: node.id,
+            kind: 'INTENT',
+            choice: { intent },
+            reason: 'why',
+            decidedBy,
+            key,
+            createdAt: new Date(at),
+          },
+        }),
+      );
+    expect(await db.write((tx) => db.runLog.latestModelChoice(tx, node.id, 'INTENT'))).toBeNull();
+    await decide('m1', 'MODEL', 'EXPLORE', 1_000);
+    await decide('m2', 'MODEL', 'DECOMPOSE', 3_000);
+    await decide('p1', 'PERSON', 'CLARIFY', 4_000);
+    expect(await db.write((tx) => db.runLog.latestModelChoice(tx, node.id, 'INTENT'))).toEqual({ intent: 'DECOMPOSE' });
+    expect(await db.write((tx) => db.runLog.latestModelChoice(tx, node.id, 'STRATEGY'))).toBeNull();
+  });
+
+  it('should settle a paused run’s row: its status, its tokens added, its reservation released', async () => {
+    const { db } = database;
+    const { run } = await runWithDecision();
+    await db.write((tx) =>
+      tx.agentRun.update({
+        where: { id: run.id },
+        data: { status: 'RUNNING', promptTokens: 5, completionTokens: 7, tokensReserved: 100 },
+      }),
+    );
+    await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', { promptTokens: 10, completionTokens: 20 }));
+    const settled = await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(settled).toMatchObject({ status: 'WAITING', promptTokens: 15, completionTokens: 27, tokensReserved: 0 });
+    expect(settled.updatedAt.getTime()).toBeGreaterThanOrEqual(run.updatedAt.getTime());
+  });
 });

@@ -1,9 +1,9 @@
 import type Sqlite from 'better-sqlite3';
 import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
-import type { ConversationKind } from '../generated/sqlite/enums.ts';
+import type { ConversationKind, DecisionKind } from '../generated/sqlite/enums.ts';
 import type { Tx } from './database.ts';
 import { ACTIVE_RUN_STATUSES } from './enums.ts';
-import { preparedInTransaction } from './prepared-statements.ts';
+import { fromSqliteTime, preparedInTransaction, sqliteTime } from './prepared-statements.ts';
 
 /** A question's status and kind, and its run's status (whether it can still be answered). */
 export type QuestionState = Pick<AgentQuestion, 'status' | 'kind'> & { runStatus: AgentRun['status'] };
@@ -13,6 +13,18 @@ export type NodeAgentState = Pick<Node, 'mapId' | 'status' | 'intent' | 'strateg
 
 /** A node another depends on, as readiness is judged (see `@thinkingmap/map-graph`'s `readiness`). */
 export type DependedOnNode = Pick<Node, 'id' | 'question' | 'status' | 'position'>;
+
+/**
+ * A change of where an agent is with a node: the fields given are set (`statusReason` may be null; the others,
+ * when given, are not), the others kept.
+ */
+export type NodeStateChange = Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>>;
+
+/** Tokens a drive spent that no ledger recorded yet (added to its run's). */
+export interface RunTokens {
+  promptTokens: number;
+  completionTokens: number;
+}
 
 /** A run on a node, as a new run on it checks it (busy, or paused on a gate it replaces). */
 export type NodeRun = Pick<AgentRun, 'id' | 'mapId' | 'agent' | 'status'>;
@@ -51,6 +63,18 @@ export interface RunLog {
   activeOrPausedRuns(tx: Tx, nodeId: string): Promise<NodeRun[]>;
   /** How many questions of a run still wait for an answer. */
   pendingQuestions(tx: Tx, runId: string): Promise<number>;
+  /** What the model chose in its latest decision of `kind` on a node (its `choice`); null when it made none. */
+  latestModelChoice(tx: Tx, nodeId: string, kind: DecisionKind): Promise<unknown>;
+  /**
+   * Changes a node's agent state (`updatedAt` too, not its version) and returns the node as it now is; null when
+   * there is no such node.
+   */
+  setNodeState(tx: Tx, nodeId: string, change: NodeStateChange): Promise<Node | null>;
+  /**
+   * Records how a drive of a run ended when nothing reads the run back (a pause): its status, the tokens it spent
+   * added to its own, and none of its map's budget held any more.
+   */
+  settleRunRow(tx: Tx, runId: string, status: AgentRun['status'], spent: RunTokens): Promise<void>;
 }
 
 /** The statuses of {@link RunLog.activeOrPausedRuns}. */
@@ -138,6 +162,50 @@ export function prismaRunLog(): RunLog {
         select: { id: true, mapId: true, agent: true, status: true },
       }),
     pendingQuestions: (tx, runId) => tx.agentQuestion.count({ where: { runId, status: 'PENDING' } }),
+    async latestModelChoice(tx, nodeId, kind) {
+      const latest = await tx.decision.findFirst({
+        where: { nodeId, kind, decidedBy: 'MODEL' },
+        orderBy: { createdAt: 'desc' },
+        select: { choice: true },
+      });
+      return latest?.choice ?? null;
+    },
+    async setNodeState(tx, nodeId, change) {
+      const [node] = await tx.node.updateManyAndReturn({ where: { id: nodeId }, data: change });
+      return node ?? null;
+    },
+    async settleRunRow(tx, runId, status, spent) {
+      await tx.agentRun.update({
+        where: { id: runId },
+        data: {
+          status,
+          promptTokens: { increment: spent.promptTokens },
+          completionTokens: { increment: spent.completionTokens },
+          tokensReserved: 0,
+        },
+      });
+    },
+  };
+}
+
+/** A node row as SQLite returns it: JSON and times as text. */
+type RawNode = Omit<Node, 'constraints' | 'createdAt' | 'updatedAt' | 'concludedAt' | 'staleSince'> & {
+  constraints: string;
+  createdAt: string;
+  updatedAt: string;
+  concludedAt: string | null;
+  staleSince: string | null;
+};
+
+/** A node row read back from SQLite, as Prisma returns it. */
+function nodeFromSqlite(row: RawNode): Node {
+  return {
+    ...row,
+    constraints: JSON.parse(row.constraints),
+    createdAt: fromSqliteTime(row.createdAt),
+    updatedAt: fromSqliteTime(row.updatedAt),
+    concludedAt: row.concludedAt === null ? null : fromSqliteTime(row.concludedAt),
+    staleSince: row.staleSince === null ? null : fromSqliteTime(row.staleSince),
   };
 }
 
@@ -195,6 +263,25 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
         .prepare<[string], number>(`SELECT COUNT(*) FROM "AgentQuestion" WHERE "runId" = ? AND "status" = 'PENDING'`)
         .pluck()
         .safeIntegers(false),
+      // Times are ISO text in one format (Prisma's): text order is time order.
+      latestModelChoice: db
+        .prepare<[string, string], string>(
+          `SELECT "choice" FROM "Decision" WHERE "nodeId" = ? AND "kind" = ? AND "decidedBy" = 'MODEL' ` +
+            'ORDER BY "createdAt" DESC LIMIT 1',
+        )
+        .pluck(),
+      // A field not given is kept: status, intent and strategy are never set to null here, the reason may be.
+      setNodeState: db
+        .prepare<[string | null, number, string | null, string | null, string | null, string, string], RawNode>(
+          'UPDATE "Node" SET "status" = COALESCE(?, "status"), ' +
+            '"statusReason" = CASE WHEN ? THEN ? ELSE "statusReason" END, "intent" = COALESCE(?, "intent"), ' +
+            '"strategy" = COALESCE(?, "strategy"), "updatedAt" = ? WHERE "id" = ? RETURNING *',
+        )
+        .safeIntegers(false),
+      settleRunRow: db.prepare<[string, number, number, string, string]>(
+        'UPDATE "AgentRun" SET "status" = ?, "promptTokens" = "promptTokens" + ?, ' +
+          '"completionTokens" = "completionTokens" + ?, "tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ?',
+      ),
     }),
     'the run log',
   );
@@ -259,6 +346,31 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
       const s = statements();
       if (!s) return fallback.pendingQuestions(tx, runId);
       return s.pendingQuestions.get(runId) ?? 0;
+    },
+    async latestModelChoice(tx, nodeId, kind) {
+      const s = statements();
+      if (!s) return fallback.latestModelChoice(tx, nodeId, kind);
+      const choice = s.latestModelChoice.get(nodeId, kind);
+      return choice === undefined ? null : JSON.parse(choice);
+    },
+    async setNodeState(tx, nodeId, change) {
+      const s = statements();
+      if (!s) return fallback.setNodeState(tx, nodeId, change);
+      const row = s.setNodeState.get(
+        change.status ?? null,
+        change.statusReason === undefined ? 0 : 1,
+        change.statusReason ?? null,
+        change.intent ?? null,
+        change.strategy ?? null,
+        sqliteTime(new Date()),
+        nodeId,
+      );
+      return row ? nodeFromSqlite(row) : null;
+    },
+    async settleRunRow(tx, runId, status, spent) {
+      const s = statements();
+      if (!s) return fallback.settleRunRow(tx, runId, status, spent);
+      s.settleRunRow.run(status, spent.promptTokens, spent.completionTokens, sqliteTime(new Date()), runId);
     },
   };
 }

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { withRelaxedWrites } from './database.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { type Db, type Tx, withRelaxedWrites } from './database.ts';
 import { testProviders } from './test-database.ts';
 import { useTestDatabase } from './use-test-database.ts';
+import { createWriteQueue } from './write-queue.ts';
 
 const providers = await testProviders();
 
@@ -55,20 +56,51 @@ describe.each(providers)('write durability on %s', (provider) => {
       return 'synchronous' in row ? ['off', 'normal', 'full'][Number(row.synchronous)] : row.synchronous_commit;
     }, options);
 
-  it('should flush a write by default and commit a relaxed one without waiting for the disk', async () => {
-    const full = provider === 'sqlite' ? 'full' : 'on';
-    const relaxed = provider === 'sqlite' ? 'normal' : 'off';
-    expect(await flushMode()).toBe(full);
-    expect(await flushMode({ durability: 'relaxed' })).toBe(relaxed);
-    expect(await flushMode({ durability: 'relaxed' })).toBe(relaxed);
-    expect(await flushMode({ durability: 'full' })).toBe(full);
-    expect(await flushMode()).toBe(full);
-    // A run's view of the database writes relaxed unless a write asks for more.
-    const runDb = withRelaxedWrites(database.db);
-    expect(await flushMode(undefined, runDb)).toBe(relaxed);
-    expect(await flushMode({ durability: 'full' }, runDb)).toBe(full);
-    expect(await flushMode()).toBe(full);
+  it.runIf(provider === 'postgresql')(
+    'should flush a write by default and commit a relaxed one without waiting for the disk',
+    async () => {
+      expect(await flushMode()).toBe('on');
+      expect(await flushMode({ durability: 'relaxed' })).toBe('off');
+      expect(await flushMode({ durability: 'full' })).toBe('on');
+      // A run's view of the database writes relaxed unless a write asks for more.
+      const runDb = withRelaxedWrites(database.db);
+      expect(await flushMode(undefined, runDb)).toBe('off');
+      expect(await flushMode({ durability: 'full' }, runDb)).toBe('on');
+      expect(await flushMode()).toBe('on');
+    },
+  );
+
+  it.runIf(provider === 'sqlite')('should never flush inside a COMMIT, whatever the durability asked', async () => {
+    expect(await flushMode()).toBe('normal');
+    expect(await flushMode({ durability: 'relaxed' })).toBe('normal');
+    expect(await flushMode({ durability: 'full' })).toBe('normal');
   });
+
+  it.runIf(provider === 'sqlite')(
+    'should resolve a full write only after a flush started after its commit, and a relaxed one without one',
+    async () => {
+      const flushes: { committedUsers: number; done: () => void }[] = [];
+      const flush = async () => {
+        const committedUsers = await database.db.read.user.count({ where: { name: 'flushed' } });
+        await new Promise<void>((done) => flushes.push({ committedUsers, done }));
+      };
+      const queue = createWriteQueue(database.db.read as Db, 'sqlite', { flush });
+      const create = () => (tx: Tx) => tx.user.create({ data: { name: 'flushed' } });
+      let resolved = false;
+      const full = queue.write(create()).then(() => {
+        resolved = true;
+      });
+      await vi.waitFor(() => expect(flushes).toHaveLength(1));
+      // The flush began once the write had committed, and the write waits for it.
+      expect(flushes[0]!.committedUsers).toBe(1);
+      await queue.write(create(), { durability: 'relaxed' });
+      expect(resolved).toBe(false);
+      expect(flushes).toHaveLength(1);
+      flushes[0]!.done();
+      await full;
+      expect(resolved).toBe(true);
+    },
+  );
 
   it('should commit relaxed and full writes alike', async () => {
     const { db } = database;

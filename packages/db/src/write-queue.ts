@@ -1,9 +1,10 @@
 import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import type { Db, Tx } from './database.ts';
 import type { Provider } from './url.ts';
+import type { Flush } from './wal-flush.ts';
 
 /**
- * How a write's commit reaches the disk. `full` (the default) flushes it before the commit returns. `relaxed`
+ * How a write's commit reaches the disk. `full` (the default) flushes it before the write resolves. `relaxed`
  * is for progress that can be redone: an agent run's steps, state and settles, which a run recovers from its
  * last stored pause. It commits without waiting for the disk (SQLite `synchronous = NORMAL` in WAL mode,
  * PostgreSQL `synchronous_commit = off`): a process crash loses nothing, a power loss may take the last
@@ -42,33 +43,50 @@ const retryAborted = retry(handleWhen(isRetryable), {
   backoff: new ExponentialBackoff({ initialDelay: 5, maxDelay: 40 }),
 });
 
+/** How the SQLite write path reaches its connection and the disk. */
+export interface SqliteWriteOptions {
+  /** Runs a PRAGMA on the transactions' connection (default: through Prisma). */
+  pragma?: (statement: string) => Promise<unknown>;
+  /**
+   * Flushes what was committed to disk off the main thread, shared between writes (`walFlush`); none (an
+   * in-memory database): nothing to flush.
+   */
+  flush?: Flush;
+}
+
 /**
  * Creates the write path. SQLite allows one writer at a time; queueing writes in-process means a
  * transaction never meets another at COMMIT (the SQLITE_BUSY path that has lost acknowledged writes).
+ *
+ * On SQLite every transaction commits at `synchronous = NORMAL` (no flush inside COMMIT, which would block the
+ * process for the disk's time), and a `full` write resolves only after a flush of the log that started after
+ * its commit (`flush`): as durable as `synchronous = FULL`, but the next queued transaction runs meanwhile and
+ * writes that commit together share one flush (group commit). A write's events are published once it resolves,
+ * so nothing a person was told of can be lost; what the next transactions read of it before its flush ends can
+ * only be lost with it (the log reaches the disk in order).
  */
-export function createWriteQueue(
-  prisma: Db,
-  provider: Provider,
-  /** Runs a PRAGMA on the transactions' connection (default: through Prisma). */
-  pragma: (statement: string) => Promise<unknown> = (statement) => prisma.$executeRawUnsafe(statement),
-): WriteQueue {
+export function createWriteQueue(prisma: Db, provider: Provider, sqlite: SqliteWriteOptions = {}): WriteQueue {
   let tail: Promise<unknown> = Promise.resolve();
   if (provider === 'sqlite') {
-    // The connection's flush mode, switched between queued transactions (no transaction is open then).
-    let synchronous: WriteDurability | undefined;
-    const begin = async (durability: WriteDurability) => {
-      if (durability === synchronous) return;
-      await pragma(`PRAGMA synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
-      synchronous = durability;
-    };
+    const { pragma = (statement: string) => prisma.$executeRawUnsafe(statement), flush } = sqlite;
+    // Set once, before the first transaction (no transaction is open then); tried again by the next write if it failed.
+    let normal: Promise<unknown> | undefined;
+    const setNormal = () =>
+      (normal ??= pragma('PRAGMA synchronous = NORMAL').catch((error) => {
+        normal = undefined;
+        throw error;
+      }));
     return {
       write<T>(work: (tx: Tx) => Promise<T>, options?: WriteOptions): Promise<T> {
-        const run = tail
-          .then(() => begin(options?.durability ?? 'full'))
-          .then(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
-        // The next write waits for this one, not for its success: the caller gets the failure through `run`.
+        const run = tail.then(setNormal).then(() => prisma.$transaction(work, TRANSACTION_OPTIONS));
+        // The next write waits for this one's commit, not for its flush nor its success: the caller gets the
+        // failure through `run`.
         tail = run.catch(() => undefined);
-        return run;
+        if ((options?.durability ?? 'full') === 'relaxed' || !flush) return run;
+        return run.then(async (result) => {
+          await flush();
+          return result;
+        });
       },
       drain: () => tail.then(() => undefined),
     };

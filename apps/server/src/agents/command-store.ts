@@ -159,11 +159,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
 
   async readConversation(nodeId: string, conversation: ConversationKind, limit: number): Promise<ConversationTail> {
     const where = { conversation: { nodeId, kind: conversation }, deletedAt: null };
-    const latest = await this.read.message.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit,
-    });
+    const latest = await this.deps.db.conversationLog.latestMessages(nodeId, conversation, limit);
     const messages = latest.reverse().map((m) => toMessageRecord(m, nodeId, conversation));
     // A tail shorter than asked for is the whole conversation; only a full one needs counting (by role).
     const byRole =

@@ -51,12 +51,7 @@ export async function recordDecision(
   if (nodeId && (await log.nodeState(tx, nodeId))?.mapId !== mapId) return;
   let overridden = input.overridden ?? null;
   if (!overridden && input.decidedBy === 'PERSON' && nodeId) {
-    const models = await tx.decision.findMany({
-      where: { nodeId, kind: input.kind, decidedBy: 'MODEL' },
-      orderBy: { createdAt: 'desc' },
-      take: 1,
-    });
-    const latest = models[0]?.choice as Record<string, unknown> | undefined;
+    const latest = (await log.latestModelChoice(tx, nodeId, input.kind)) as Record<string, unknown> | null;
     const main = Object.keys(input.choice)[0];
     if (latest && main && !same(latest[main], input.choice[main])) overridden = latest;
   }

@@ -107,6 +107,11 @@ export async function settleRun(
       } else {
         await checkpoints.dropIn(log, tx, run.threadId);
       }
+      if (outcome.status === 'WAITING') {
+        // A pause: nothing reads the run back (its questions are the events).
+        await ctx.db.runLog.settleRunRow(tx, run.id, 'WAITING', unsettled);
+        return;
+      }
       const { status, data } = endOf(outcome);
       const updated = await tx.agentRun.update({ where: { id: run.id }, data: { ...tokens, ...data, status } });
       if (checkpointWindow > 0 && (status === 'COMPLETED' || status === 'FAILED'))

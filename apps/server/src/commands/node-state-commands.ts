@@ -1,4 +1,11 @@
-import { DecompositionStrategy, type Node, NodeIntent, NodeStatus, type RunLog, type Tx } from '@thinkingmap/db';
+import {
+  DecompositionStrategy,
+  NodeIntent,
+  type NodeStateChange,
+  NodeStatus,
+  type RunLog,
+  type Tx,
+} from '@thinkingmap/db';
 import { z } from 'zod';
 import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import { id, parseInput } from './input.ts';
@@ -30,7 +37,7 @@ export function parseNodeState(raw: unknown): NodeState {
 export async function recordNodeState(log: RunLog, tx: Tx, emit: Emit, mapId: string, input: NodeState): Promise<void> {
   const node = await log.nodeState(tx, input.nodeId);
   if (!node || node.mapId !== mapId) return;
-  const data: Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>> = {};
+  const data: NodeStateChange = {};
   if (input.status && input.status !== node.status) {
     data.status = input.status;
     data.statusReason = input.status === 'BLOCKED' || input.status === 'FAILED' ? (input.reason ?? null) : null;
@@ -39,6 +46,6 @@ export async function recordNodeState(log: RunLog, tx: Tx, emit: Emit, mapId: st
   if (input.strategy && input.strategy !== node.strategy) data.strategy = input.strategy;
   const fields = Object.keys(data).filter((f) => f !== 'statusReason');
   if (fields.length === 0) return;
-  const updated = await tx.node.update({ where: { id: input.nodeId }, data });
-  emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(updated), fields } });
+  const updated = await log.setNodeState(tx, input.nodeId, data);
+  if (updated) emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(updated), fields } });
 }
