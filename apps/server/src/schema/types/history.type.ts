@@ -2,6 +2,7 @@ import { ChangeKind } from '@thinkingmap/db';
 import { readHistoryEvents } from '../../history/history-events.ts';
 import { buildChanges, type ChangeEntry, type FieldDiff, type MapChange } from '../../history/map-changes.ts';
 import { personStacks } from '../../history/revert-plan.ts';
+import { revertedBy } from '../../history/reverted-by.ts';
 import type { CompensationResult } from '../../history/undo-commands.ts';
 import { UndoRefusedError } from '../../history/undo-refused-error.ts';
 import { assertMapAccess } from '../access.ts';
@@ -60,8 +61,14 @@ const MapChangeRef = builder.objectRef<MapChange & { revertedBy: number | null }
     actorId: t.exposeID('actorId', { nullable: true, description: 'The person (agents act as the map owner).' }),
     runId: t.exposeID('runId', { nullable: true, description: 'The run that made it; null when the person did.' }),
     step: t.exposeString('step', { nullable: true, description: "The run's step that made it." }),
-    revertsSeq: t.exposeInt('revertsSeq', { nullable: true, description: 'The change an undo or redo takes back.' }),
-    revertedBy: t.exposeInt('revertedBy', { nullable: true, description: 'The later undo or redo that took it back.' }),
+    revertsSeq: t.exposeInt('revertsSeq', {
+      nullable: true,
+      description: "The change an undo or redo takes back (an undo of a whole run: the run's first change).",
+    }),
+    revertedBy: t.exposeInt('revertedBy', {
+      nullable: true,
+      description: "The later undo or redo that took it back (for a run's change, also an undo of the whole run).",
+    }),
     entries: t.field({ type: [ChangeEntryRef], resolve: (change) => change.entries }),
   }),
 });
@@ -102,15 +109,14 @@ builder.queryField('mapHistory', (t) =>
       const mapId = String(args.mapId);
       await assertMapAccess(ctx, mapId);
       const { changes } = buildChanges(await readHistoryEvents(ctx.db.read, mapId));
-      const revertedBy = new Map<number, number>();
-      for (const change of changes) if (change.revertsSeq !== null) revertedBy.set(change.revertsSeq, change.seq);
+      const by = revertedBy(changes);
       const stacks = personStacks(changes);
       const first = Math.max(0, Math.min(args.first ?? 50, 200));
       return {
         changes: changes
           .slice(-first)
           .reverse()
-          .map((c) => ({ ...c, revertedBy: revertedBy.get(c.seq) ?? null })),
+          .map((c) => ({ ...c, revertedBy: by.get(c.seq) ?? null })),
         undoSeq: stacks.undo.at(-1)?.seq ?? null,
         redoSeq: stacks.redo.at(-1)?.seq ?? null,
       };
