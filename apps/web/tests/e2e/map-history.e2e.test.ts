@@ -93,6 +93,10 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     expect(await card(page, SITE).count()).toBe(0);
     await expect.poll(() => panel.getByTestId('history-change').first().getAttribute('data-kind')).toBe('UNDO');
     expect(await panel.getByTestId('history-change').first().textContent()).toContain(MARKET);
+    // Every change the run made is marked undone, like a change taken back by "Undo".
+    const byRun = panel.locator('[data-testid=history-change]').filter({ has: page.getByTestId('undo-run') });
+    const marks = () => byRun.evaluateAll((changes) => changes.map((c) => c.querySelector('.line em')?.textContent));
+    await expect.poll(async () => new Set(await marks())).toEqual(new Set(['undone']));
 
     // Restoring to the run's last change brings back all it made, as a new version on top of the undo.
     const runEnd = panel
@@ -192,6 +196,8 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     await card(zh, BEFORE).waitFor();
     await zh.getByTestId('history-toggle').click();
     await expect.poll(() => zh.getByTestId('history-panel').textContent()).toContain('撤销了修改');
+    const edit = zh.locator('[data-testid=history-change][data-kind=EDIT]').filter({ hasText: AFTER }).first();
+    expect(await edit.locator('.line em').textContent()).toBe('已撤销');
     expect(await zh.getByTestId('history-panel').textContent()).toContain('你');
     // Each changed field in words, never its internal name.
     const fields = await zh.getByTestId('history-panel').locator('dt').allTextContents();
