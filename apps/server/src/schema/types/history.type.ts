@@ -52,7 +52,9 @@ const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
 });
 
 const MapChangeRef = builder.objectRef<MapChange & { revertedBy: number | null }>('MapChange').implement({
-  description: "One change of a map's history: one command's events, who made it, and what it changed.",
+  description:
+    "One change of a map's history: one command's events, who made it, and what it changed. An undo of a whole " +
+    "run names the run's first change as `revertsSeq`, and each of the run's changes has it as `revertedBy`.",
   fields: (t) => ({
     seq: t.exposeInt('seq', { description: 'Its first event; restoreMap(seq: lastSeq) returns the map to after it.' }),
     lastSeq: t.exposeInt('lastSeq'),
@@ -61,14 +63,8 @@ const MapChangeRef = builder.objectRef<MapChange & { revertedBy: number | null }
     actorId: t.exposeID('actorId', { nullable: true, description: 'The person (agents act as the map owner).' }),
     runId: t.exposeID('runId', { nullable: true, description: 'The run that made it; null when the person did.' }),
     step: t.exposeString('step', { nullable: true, description: "The run's step that made it." }),
-    revertsSeq: t.exposeInt('revertsSeq', {
-      nullable: true,
-      description: "The change an undo or redo takes back (an undo of a whole run: the run's first change).",
-    }),
-    revertedBy: t.exposeInt('revertedBy', {
-      nullable: true,
-      description: "The later undo or redo that took it back (for a run's change, also an undo of the whole run).",
-    }),
+    revertsSeq: t.exposeInt('revertsSeq', { nullable: true, description: 'The change an undo or redo takes back.' }),
+    revertedBy: t.exposeInt('revertedBy', { nullable: true, description: 'The later undo or redo that took it back.' }),
     entries: t.field({ type: [ChangeEntryRef], resolve: (change) => change.entries }),
   }),
 });
