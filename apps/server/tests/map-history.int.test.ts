@@ -111,6 +111,14 @@ describe.each(providers)('map history and undo on %s', (provider) => {
     expect(after.children).toEqual([]);
     expect(after.status).toBe(before.status);
     expect((await call(client, MAP, { id: mapId })).nodes.map((n) => n.id)).toEqual([rootId]);
+
+    // The history marks every change of the run undone by that undo, which the person can undo in turn.
+    const undone = await history(client, mapId);
+    const undo = undone.changes[0]!;
+    expect(undo).toMatchObject({ kind: 'UNDO', runId: null, revertsSeq: Math.min(...byRun.map((c) => c.seq)) });
+    expect(undone.changes.filter((c) => c.runId === runId).map((c) => c.revertedBy)).toEqual(byRun.map(() => undo.seq));
+    expect(undone.undoSeq).toBe(undo.seq);
+    expect(undone.redoSeq).toBeNull();
   });
 
   it('should refuse to undo a run when a later change depends on it, naming that change, and change nothing', async () => {

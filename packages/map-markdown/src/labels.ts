@@ -1,13 +1,7 @@
-import type {
-  ConclusionKind,
-  ConsultationRecordKind,
-  DivergentRole,
-  Language,
-  MapStatus,
-  NodeStatus,
-  RunStatus,
-  StaleReason,
-} from '@thinkingmap/db/enums';
+import type { MarkdownConsultationRecord, MarkdownMap, MarkdownNode, MarkdownRun } from './markdown-map.ts';
+
+/** A word for each value a field of the rendered map can hold (its enum), so the labels follow the map's fields. */
+type WordsFor<Value extends PropertyKey | null | undefined> = Record<NonNullable<Value>, string>;
 
 /** Every word the rendered map shows around the person's text, in one language. */
 export interface MarkdownLabels {
@@ -27,31 +21,31 @@ export interface MarkdownLabels {
   /** Heads the line saying a conclusion is out of date, and why. */
   outOfDate: string;
   /** Divergent exploration: a node's role, its level and a summary's completion score. */
-  divergentRole: Record<DivergentRole, string>;
+  divergentRole: WordsFor<MarkdownNode['divergentRole']>;
   level: string;
   completion: string;
-  staleReason: Record<StaleReason, string>;
+  staleReason: WordsFor<MarkdownNode['staleReason']>;
   waitingForYou: string;
   onNode: string;
   agentsAtWork: string;
   run: string;
-  mapStatus: Record<MapStatus, string>;
-  nodeStatus: Record<NodeStatus, string>;
-  runStatus: Record<RunStatus, string>;
-  conclusionKind: Record<ConclusionKind, string>;
+  mapStatus: WordsFor<MarkdownMap['status']>;
+  nodeStatus: WordsFor<MarkdownNode['status']>;
+  runStatus: WordsFor<MarkdownRun['status']>;
+  conclusionKind: WordsFor<MarkdownNode['conclusionKind']>;
   /** The consultations' records (numbered when there are several) and the map's notes. */
   consultationRecords: string;
   consultation: string;
   noRecords: string;
-  recordKind: Record<ConsultationRecordKind, string>;
+  recordKind: WordsFor<MarkdownConsultationRecord['kind']>;
   notes: string;
 }
 
 /**
- * The labels per map language. Typed by the enums, so a new status, kind or language does not compile until
- * it has its words here.
+ * The labels per map language. Typed by the map's fields (their enums), so a new status, kind or language does
+ * not compile until it has its words here.
  */
-export const LABELS: Record<Language, MarkdownLabels> = {
+export const LABELS: Record<MarkdownMap['language'], MarkdownLabels> = {
   en: {
     map: 'Map',
     languageName: 'English',

@@ -1,7 +1,6 @@
 import { type CriticSuggestion, SuggestionKind, SuggestionStatus } from '@thinkingmap/db';
 import { z } from 'zod';
-
-const isoDate = z.iso.datetime({ offset: true });
+import { isoDate } from '../events/event-snapshots.ts';
 
 /** A critic suggestion as events carry it: every field its GraphQL type exposes, dates as ISO strings. */
 export const suggestionSnapshot = z.object({

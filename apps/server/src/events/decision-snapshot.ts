@@ -1,7 +1,6 @@
 import { DecidedBy, type Decision, DecisionKind } from '@thinkingmap/db';
 import { z } from 'zod';
-
-const isoDate = z.iso.datetime({ offset: true });
+import { isoDate } from './event-snapshots.ts';
 
 /** A decision of a run as events carry it: every field its GraphQL type exposes, dates as ISO strings. */
 export const decisionSnapshot = z.object({

@@ -1,5 +1,6 @@
 import type { ChangeEntry, MapChange } from './map-changes.ts';
 import type { Entity, MapState } from './map-state.ts';
+import { undoneRun } from './reverted-by.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
 
 /** The entity as it would be with `entry`'s change taken back (its tracked fields set to their values before). */
@@ -70,8 +71,9 @@ export const byPerson = (change: MapChange) => change.runId === null;
 export function personStacks(changes: readonly MapChange[]): { undo: MapChange[]; redo: MapChange[] } {
   const undo: MapChange[] = [];
   const redo: MapChange[] = [];
+  const bySeq = new Map(changes.map((c) => [c.seq, c]));
   for (const change of changes.filter(byPerson)) {
-    if (change.kind === 'UNDO' && change.revertsSeq !== null) {
+    if (change.kind === 'UNDO' && change.revertsSeq !== null && !undoneRun(change, bySeq)) {
       const at = undo.findLastIndex((c) => c.seq === change.revertsSeq);
       if (at >= 0) undo.splice(at, 1);
       redo.push(change);

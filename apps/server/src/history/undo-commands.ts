@@ -8,6 +8,7 @@ import { readHistoryEvents } from './history-events.ts';
 import { buildChanges, type MapChange } from './map-changes.ts';
 import type { Entity } from './map-state.ts';
 import { personStacks, revertPlan } from './revert-plan.ts';
+import { runEdits } from './reverted-by.ts';
 import { takeBackSuggestionDecisions } from './suggestion-decisions.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
 
@@ -92,40 +93,42 @@ export async function redoLastUndo(ctx: CommandContext, raw: unknown): Promise<C
 
 /**
  * Takes back everything one run created or changed, refused (naming the later change) where a later change
- * by someone else depends on it.
+ * by someone else depends on it. The undo names the run's first change, so the history marks the run's changes
+ * undone (see `revertedBy`).
  */
 export async function undoRun(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
   const { runId } = parseInput(z.object({ runId: id }), raw);
-  return takeBackRun(ctx, runId, () => true, 'this run changed nothing on the map');
+  return takeBackRun(ctx, runId, { nothing: 'this run changed nothing on the map', whole: true });
 }
 
 /**
  * Takes back what one run created (its nodes and dependencies) and leaves what it changed on what was there:
  * a fork whose proposal the person approved replaces the original's sub-questions this way, while the node they
  * hang from keeps what the fork set on it since. Refused like `undoRun` where a later change depends on them.
+ * It names no change it reverts: only part of the run's changes is taken back, so none is marked undone whole.
  */
 export function undoRunCreations(ctx: CommandContext, runId: string): Promise<CompensationResult> {
-  return takeBackRun(ctx, runId, (entry) => entry.action === 'CREATED', 'this run created nothing on the map');
+  return takeBackRun(ctx, runId, {
+    nothing: 'this run created nothing on the map',
+    whole: false,
+    taken: (entry) => entry.action === 'CREATED',
+  });
 }
 
 async function takeBackRun(
   ctx: CommandContext,
   runId: string,
-  taken: (entry: MapChange['entries'][number]) => boolean,
-  nothing: string,
+  how: { nothing: string; whole: boolean; taken?: (entry: MapChange['entries'][number]) => boolean },
 ): Promise<CompensationResult> {
   const run = await ctx.db.read.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
   if (!run) throw new NotFoundError('AgentRun', runId);
   return compensate({ ...ctx }, run.mapId, (changes, current) => {
-    const mine = changes
-      .filter((c) => c.runId === runId && c.kind === 'EDIT')
-      .map((c) => ({ ...c, entries: c.entries.filter(taken) }))
-      .filter((c) => c.entries.length > 0);
-    if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', nothing);
+    const mine = runEdits(changes, runId, how.taken);
+    if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', how.nothing);
     return {
       target: revertPlan(mine, changes, current),
       kind: 'UNDO',
-      reverts: null,
+      reverts: how.whole ? mine[0]!.seq : null,
       takenBack: mine.map((c) => c.seq),
     };
   });

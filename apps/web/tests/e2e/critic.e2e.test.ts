@@ -1,33 +1,19 @@
 import { CREATE_MAP, CREATE_NODE, UPDATE_MAP } from '@thinkingmap/client';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, horizontalOverflow, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { card, horizontalOverflow, openPage, screenshot } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 
 describe.skipIf(!run)('critic review in the web workspace (Chromium, real server, scripted model)', () => {
-  let server: WebServer;
-  let browser: Browser;
   let page: Page;
-
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite(() => page);
 
   async function mapWith(root: string, child: string) {
-    const client = server.api.client;
+    const client = suite.server.api.client;
     const map = await call(client, CREATE_MAP, { input: { title: root } });
     await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
     const node = await call(client, CREATE_NODE, { input: { mapId: map.id, question: root } });
@@ -37,8 +23,8 @@ describe.skipIf(!run)('critic review in the web workspace (Chromium, real server
 
   it('should review the map, apply an accepted suggestion and drop a dismissed one', async () => {
     const mapId = await mapWith('Open a bakery?', 'Where?');
-    page = (await openPage(browser)).page;
-    await page.goto(`${server.origin}/maps/${mapId}`);
+    page = (await openPage(suite.browser)).page;
+    await page.goto(`${suite.server.origin}/maps/${mapId}`);
     await card(page, 'Where?').waitFor();
 
     await page.getByTestId('critic-toggle').click();
@@ -73,9 +59,9 @@ describe.skipIf(!run)('critic review in the web workspace (Chromium, real server
 
   it('should review in Chinese on a phone, the panel within the screen', async () => {
     const mapId = await mapWith('要不要开一家面包店？', '开在哪里？');
-    const { page: zh } = await openPage(browser, 'zh-CN', 'phone');
+    const { page: zh } = await openPage(suite.browser, 'zh-CN', 'phone');
     page = zh;
-    await zh.goto(`${server.origin}/maps/${mapId}`);
+    await zh.goto(`${suite.server.origin}/maps/${mapId}`);
     await card(zh, '开在哪里？').waitFor();
     await zh.getByTestId('critic-toggle').click();
     const panel = zh.getByTestId('critic-panel');

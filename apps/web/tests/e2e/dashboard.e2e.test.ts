@@ -1,18 +1,11 @@
 import { PROCESS_NODE } from '@thinkingmap/client';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import {
-  horizontalOverflow,
-  launchBrowser,
-  openPage,
-  screenshot,
-  screenshotIfFailed,
-  seriousViolations,
-} from './helpers/browser.ts';
+import { horizontalOverflow, openPage, screenshot, seriousViolations } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 
@@ -20,27 +13,17 @@ const run = chromiumAvailable();
 const counter = (page: Page, name: string) => page.getByTestId(`count-${name}`).locator('.value').textContent();
 
 describe.skipIf(!run)('the dashboard', () => {
-  let server: WebServer;
-  let browser: Browser;
   let page: Page;
+  const suite = browserSuite(() => page, 'failed-dashboard');
 
   beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-    page = (await openPage(browser)).page;
-  });
-
-  afterEach((context) => screenshotIfFailed(page, context.task, 'failed-dashboard'));
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = (await openPage(suite.browser)).page;
   });
 
   it('should follow, without a reload, a map another client creates and the run it starts, up to its question', async () => {
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-    await page.waitForURL(`${server.origin}/dashboard`);
+    await page.waitForURL(`${suite.server.origin}/dashboard`);
     await page.getByTestId('dashboard-live').getByText('Live').waitFor();
     expect(await counter(page, 'maps')).toBe('0');
     expect(await page.getByText('No agent is working right now.').isVisible()).toBe(true);
@@ -48,14 +31,14 @@ describe.skipIf(!run)('the dashboard', () => {
     const loads: string[] = [];
     page.on('load', () => loads.push(page.url()));
 
-    const cafe = await createMapWithTree(server.api, 'Open a café', { 'Where should it be?': {} });
+    const cafe = await createMapWithTree(suite.server.api, 'Open a café', { 'Where should it be?': {} });
     const nodeId = cafe.ids.get('Where should it be?')!;
     await expect.poll(() => counter(page, 'maps')).toBe('1');
     await expect.poll(() => counter(page, 'nodes')).toBe('1');
 
     // The agent drafts a conclusion, held half-way: the dashboard shows it at work, in words.
-    const release = server.model.holdNextConclusion();
-    await call(server.api.client, PROCESS_NODE, { nodeId, intent: 'CONCLUDE' });
+    const release = suite.server.model.holdNextConclusion();
+    await call(suite.server.api.client, PROCESS_NODE, { nodeId, intent: 'CONCLUDE' });
     const runs = page.getByTestId('runs-in-flight');
     await runs.getByText('The agent is drafting a conclusion').waitFor();
     expect(await runs.getByRole('link', { name: 'Where should it be?' }).getAttribute('href')).toBe(
@@ -91,13 +74,13 @@ describe.skipIf(!run)('the dashboard', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await questions.getByRole('link').click();
-    await page.waitForURL(`${server.origin}/maps/${cafe.mapId}?node=${nodeId}`);
+    await page.waitForURL(`${suite.server.origin}/maps/${cafe.mapId}?node=${nodeId}`);
   });
 
   it('should read in Chinese on a phone without sideways scrolling', async () => {
-    const phone = (await openPage(browser, 'zh-CN', 'phone')).page;
+    const phone = (await openPage(suite.browser, 'zh-CN', 'phone')).page;
     try {
-      await phone.goto(`${server.origin}/dashboard`);
+      await phone.goto(`${suite.server.origin}/dashboard`);
       await phone.getByRole('heading', { name: '总览', level: 1 }).waitFor();
       await phone.getByTestId('dashboard-questions').getByText('审阅结论').waitFor();
       expect(await phone.locator('figcaption').textContent()).toBe('每日词元用量（最近 14 天）');

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { horizontalOverflow, launchBrowser, openPage, screenshot, screenshotIfFailed } from './helpers/browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { horizontalOverflow, openPage, screenshot } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
 import { FAILING_TASK } from './helpers/scripted-model.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 
@@ -14,26 +14,16 @@ const RAW_NAMES =
   /commonQnA|codeArtifacts|generateDoc|librarySearch|webSearch|writeSummary|planTasks|runTask|SUMMARY|FINAL\b/;
 
 describe.skipIf(!run)('divergent exploration in the web workspace', () => {
-  let server: WebServer;
-  let browser: Browser;
   let page: Page;
+  const suite = browserSuite(() => page, 'failed-divergent');
 
   beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-    page = (await openPage(browser)).page;
-  });
-
-  afterEach((context) => screenshotIfFailed(page, context.task, 'failed-divergent'));
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = (await openPage(suite.browser)).page;
   });
 
   it('should create a divergent map, review a level with an edit, and watch the levels grow to the final output', async () => {
     // A map in divergent mode, from the home page.
-    await page.goto(`${server.origin}/`);
+    await page.goto(`${suite.server.origin}/`);
     await page.getByRole('link', { name: 'New map' }).first().click();
     await page.getByLabel('Title').fill('Should I open a café by the station?');
     await page.getByLabel('Divergent (levels of parallel ideas)').check();
@@ -58,7 +48,7 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     expect(await review.getByTestId('review-task-skill').nth(1).locator('option:checked').textContent()).toBe('Code');
     await review.getByTestId('review-task-name').first().fill('Estimate the footfall at the station');
     await screenshot(page, 'divergent-en-02-review');
-    const release = server.model.holdNextTask();
+    const release = suite.server.model.holdNextTask();
     await review.getByRole('button', { name: 'Approve my edits and run' }).click();
 
     // The level's tasks run side by side: one is held running, the failing one says why, the others finish.
@@ -176,8 +166,8 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
   });
 
   it('should skip a running task and stop the session, which still writes its final output', async () => {
-    const { mapId, ids } = await createMapWithTree(server.api, 'Stopping', { 'Where to open the café?': {} });
-    await page.goto(`${server.origin}/maps/${mapId}?node=${ids.get('Where to open the café?')}`);
+    const { mapId, ids } = await createMapWithTree(suite.server.api, 'Stopping', { 'Where to open the café?': {} });
+    await page.goto(`${suite.server.origin}/maps/${mapId}?node=${ids.get('Where to open the café?')}`);
     await page.getByTestId('node-panel').getByTestId('divergent-open').click();
     await page.getByTestId('divergent-submit').click();
     // The panel points to the review in the flow, and the keyboard lands in it.
@@ -185,7 +175,7 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="divergent-review"]') !== null))
       .toBe(true);
-    const release = server.model.holdNextTask();
+    const release = suite.server.model.holdNextTask();
     await page.getByTestId('review-approve').click();
 
     const running = page.getByTestId('divergent-task').filter({ hasText: 'Estimate the footfall' });
@@ -204,10 +194,10 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
   });
 
   it('should run a whole session in Chinese on a phone, the flow stacked and the controls touch-sized', async () => {
-    const { page: phone } = await openPage(browser, 'zh-CN', 'phone');
+    const { page: phone } = await openPage(suite.browser, 'zh-CN', 'phone');
     const question = '我应该在车站旁边开咖啡馆吗？';
-    const { mapId, ids } = await createMapWithTree(server.api, '车站咖啡馆', { [question]: {} }, 'zh');
-    await phone.goto(`${server.origin}/maps/${mapId}?node=${ids.get(question)}`);
+    const { mapId, ids } = await createMapWithTree(suite.server.api, '车站咖啡馆', { [question]: {} }, 'zh');
+    await phone.goto(`${suite.server.origin}/maps/${mapId}?node=${ids.get(question)}`);
     await phone.getByTestId('node-panel').getByTestId('divergent-open').click();
     const dialog = phone.getByTestId('divergent-dialog');
     await dialog.getByText('同时派出几个助手').waitFor();

@@ -8,12 +8,12 @@ import {
   UPDATE_MAP,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { card, openPage, screenshot } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 const BEFORE = 'Open a bakery?';
@@ -23,25 +23,11 @@ const MARKET = 'How big is the market?';
 const SITE = 'Where should it be?';
 
 describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Chromium, real server)', () => {
-  let server: WebServer;
-  let browser: Browser;
   let page: Page;
-
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = browserSuite(() => page);
 
   async function editedMap() {
-    const client = server.api.client;
+    const client = suite.server.api.client;
     const map = await call(client, CREATE_MAP, { input: { title: 'Bakery' } });
     await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
     const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: BEFORE } });
@@ -51,7 +37,7 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
 
   /** A map whose root an agent run decomposed (the person approved its two sub-questions); returns its id. */
   async function decomposedMap() {
-    const client = server.api.client;
+    const client = suite.server.api.client;
     const map = await call(client, CREATE_MAP, { input: { title: 'Café' } });
     await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
     const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: 'Open a café?' } });
@@ -80,8 +66,8 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
 
   it('should undo a whole run from the history, then restore the map to after it as a new version', async () => {
     const mapId = await decomposedMap();
-    page = (await openPage(browser)).page;
-    await page.goto(`${server.origin}/maps/${mapId}`);
+    page = (await openPage(suite.browser)).page;
+    await page.goto(`${suite.server.origin}/maps/${mapId}`);
     await card(page, SITE).waitFor({ timeout: 15_000 });
     await page.getByTestId('history-toggle').click();
     const panel = page.getByTestId('history-panel');
@@ -93,6 +79,10 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     expect(await card(page, SITE).count()).toBe(0);
     await expect.poll(() => panel.getByTestId('history-change').first().getAttribute('data-kind')).toBe('UNDO');
     expect(await panel.getByTestId('history-change').first().textContent()).toContain(MARKET);
+    // Every change the run made is marked undone, like a change taken back by "Undo".
+    const byRun = panel.locator('[data-testid=history-change]').filter({ has: page.getByTestId('undo-run') });
+    const marks = () => byRun.evaluateAll((changes) => changes.map((c) => c.querySelector('.line em')?.textContent));
+    await expect.poll(async () => new Set(await marks())).toEqual(new Set(['undone']));
 
     // Restoring to the run's last change brings back all it made, as a new version on top of the undo.
     const runEnd = panel
@@ -109,7 +99,7 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
   it('should refuse to undo a run when a later change of the person depends on it, and say why', async () => {
     const mapId = await decomposedMap();
     // The person rewords a sub-question the run created (from another place).
-    const client = server.api.client;
+    const client = suite.server.api.client;
     let site: { id: string; version: number } | undefined;
     await expect
       .poll(
@@ -125,8 +115,8 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
       input: { id: site!.id, expectedVersion: site!.version, question: 'Which street?' },
     });
 
-    page = (await openPage(browser)).page;
-    await page.goto(`${server.origin}/maps/${mapId}`);
+    page = (await openPage(suite.browser)).page;
+    await page.goto(`${suite.server.origin}/maps/${mapId}`);
     await card(page, 'Which street?').waitFor();
     await page.getByTestId('history-toggle').click();
     const panel = page.getByTestId('history-panel');
@@ -147,8 +137,8 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
 
   it('should undo and redo with the keyboard and the buttons, and list the change with its diff', async () => {
     const mapId = await editedMap();
-    page = (await openPage(browser)).page;
-    await page.goto(`${server.origin}/maps/${mapId}`);
+    page = (await openPage(suite.browser)).page;
+    await page.goto(`${suite.server.origin}/maps/${mapId}`);
     await card(page, AFTER).waitFor();
     const undo = page.getByRole('button', { name: 'Undo', exact: true });
     await expect.poll(() => undo.isEnabled()).toBe(true);
@@ -182,9 +172,9 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
 
   it('should undo and show who changed what in Chinese', async () => {
     const mapId = await editedMap();
-    const { page: zh } = await openPage(browser, 'zh-CN');
+    const { page: zh } = await openPage(suite.browser, 'zh-CN');
     page = zh;
-    await zh.goto(`${server.origin}/maps/${mapId}`);
+    await zh.goto(`${suite.server.origin}/maps/${mapId}`);
     await card(zh, AFTER).waitFor();
     const undo = zh.getByRole('button', { name: '撤销', exact: true });
     await expect.poll(() => undo.isEnabled()).toBe(true);
@@ -192,6 +182,8 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     await card(zh, BEFORE).waitFor();
     await zh.getByTestId('history-toggle').click();
     await expect.poll(() => zh.getByTestId('history-panel').textContent()).toContain('撤销了修改');
+    const edit = zh.locator('[data-testid=history-change][data-kind=EDIT]').filter({ hasText: AFTER }).first();
+    expect(await edit.locator('.line em').textContent()).toBe('已撤销');
     expect(await zh.getByTestId('history-panel').textContent()).toContain('你');
     // Each changed field in words, never its internal name.
     const fields = await zh.getByTestId('history-panel').locator('dt').allTextContents();

@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { card, launchBrowser, openPage, screenshot, screenshotIfFailed, selectNode } from './helpers/browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { card, openPage, screenshot, selectNode } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
 import { ROOT_QUESTION } from './helpers/scripted-model.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 
@@ -22,27 +22,17 @@ const stepTexts = (page: Page) =>
   page.evaluate(() => [...(window as unknown as { __stepTexts: Set<string> }).__stepTexts]);
 
 describe.skipIf(!run)('reviewing what the agents propose, and watching them work', () => {
-  let server: WebServer;
-  let browser: Browser;
   let page: Page;
+  const suite = browserSuite(() => page, 'failed-review');
 
   beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-    page = (await openPage(browser)).page;
+    page = (await openPage(suite.browser)).page;
     await page.addInitScript(RECORD_STEP_TEXTS);
   });
 
-  afterEach((context) => screenshotIfFailed(page, context.task, 'failed-review'));
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('should preview proposed sub-questions as ghost cards, number their needs and say why approving waits', async () => {
-    const { mapId } = await createMapWithTree(server.api, 'Reviewing a proposal', { [ROOT_QUESTION]: {} });
-    await page.goto(`${server.origin}/maps/${mapId}`);
+    const { mapId } = await createMapWithTree(suite.server.api, 'Reviewing a proposal', { [ROOT_QUESTION]: {} });
+    await page.goto(`${suite.server.origin}/maps/${mapId}`);
     await selectNode(page, ROOT_QUESTION);
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     const review = page.getByTestId('decomposition-review');
@@ -89,7 +79,7 @@ describe.skipIf(!run)('reviewing what the agents propose, and watching them work
 
   it('should stream a conclusion on the card as it is written, in words, and let the person edit it before accepting', async () => {
     await selectNode(page, 'Where should it be?');
-    const release = server.model.holdNextConclusion();
+    const release = suite.server.model.holdNextConclusion();
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     const stream = card(page, 'Where should it be?').getByTestId('card-stream');
     await stream.waitFor({ timeout: 15_000 });
@@ -138,10 +128,12 @@ describe.skipIf(!run)('reviewing what the agents propose, and watching them work
     'should show the review as ghost cards, the streaming, the draft editing and the run history in %s (%s) on a %s',
     async (locale, lang, screen) => {
       const say = (en: string, zh: string) => (lang === 'en' ? en : zh);
-      const { page: other } = await openPage(browser, locale, screen);
+      const { page: other } = await openPage(suite.browser, locale, screen);
       await other.addInitScript(RECORD_STEP_TEXTS);
-      const { mapId, ids } = await createMapWithTree(server.api, `Review ${lang} ${screen}`, { [ROOT_QUESTION]: {} });
-      await other.goto(`${server.origin}/maps/${mapId}?node=${ids.get(ROOT_QUESTION)}`);
+      const { mapId, ids } = await createMapWithTree(suite.server.api, `Review ${lang} ${screen}`, {
+        [ROOT_QUESTION]: {},
+      });
+      await other.goto(`${suite.server.origin}/maps/${mapId}?node=${ids.get(ROOT_QUESTION)}`);
       await other.getByTestId('agent-controls').getByRole('button').last().click();
       await other.getByTestId('decomposition-review').waitFor({ timeout: 15_000 });
       await expect.poll(() => other.getByTestId('ghost-card').count()).toBe(2);
@@ -156,7 +148,7 @@ describe.skipIf(!run)('reviewing what the agents propose, and watching them work
       await panel.getByRole('button', { name: say('Close the details', '关闭详情') }).click();
       await where.click();
       await panel.locator('[data-field="question"] .value').filter({ hasText: 'How big is the market?' }).waitFor();
-      const release = server.model.holdNextConclusion();
+      const release = suite.server.model.holdNextConclusion();
       await panel.getByTestId('agent-controls').locator('select').selectOption('CONCLUDE');
       await panel.getByRole('button', { name: say('Think with the agent', '让智能体思考') }).click();
       await where.getByTestId('card-stream').waitFor({ timeout: 15_000 });

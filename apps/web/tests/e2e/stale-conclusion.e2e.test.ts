@@ -1,10 +1,10 @@
 import { CREATE_MAP, CREATE_NODE, NODE, SET_CONCLUSION, UPDATE_MAP } from '@thinkingmap/client';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot } from './helpers/browser.ts';
+import { card, openPage, screenshot } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 const ROOT = 'Open a second café?';
@@ -12,26 +12,15 @@ const MARKET = 'How big is the market?';
 const RENT = 'What will the rent be?';
 
 describe.skipIf(!run)('a conclusion out of date in the web workspace (Chromium, real server)', () => {
-  let server: WebServer;
-  let browser: Browser;
   let page: Page;
+  const suite = browserSuite(() => page);
 
   beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-    page = (await openPage(browser)).page;
-  });
-  afterEach(async (context) => {
-    if (context.task.result?.state === 'fail')
-      await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = (await openPage(suite.browser)).page;
   });
 
   it('should mark the card and the panel, count it as open, say why in both languages and redo it for review', async () => {
-    const client = server.api.client;
+    const client = suite.server.api.client;
     const map = await call(client, CREATE_MAP, { input: { title: 'Second café' } });
     await call(client, UPDATE_MAP, { input: { id: map.id, autoRun: false } });
     const root = await call(client, CREATE_NODE, { input: { mapId: map.id, question: ROOT } });
@@ -39,7 +28,7 @@ describe.skipIf(!run)('a conclusion out of date in the web workspace (Chromium, 
     await call(client, SET_CONCLUSION, { input: { nodeId: market.id, conclusion: 'Big enough.' } });
     await call(client, SET_CONCLUSION, { input: { nodeId: root.id, conclusion: 'Yes.' } });
 
-    await page.goto(`${server.origin}/maps/${map.id}`);
+    await page.goto(`${suite.server.origin}/maps/${map.id}`);
     await card(page, ROOT).waitFor();
     const progress = page.getByTestId('progress');
     const shown = async () =>
@@ -61,8 +50,8 @@ describe.skipIf(!run)('a conclusion out of date in the web workspace (Chromium, 
     expect(await notice.textContent()).toContain(`Because a sub-question was added: “${RENT}”.`);
     await screenshot(page, 'stale-conclusion-en');
 
-    const { page: zh } = await openPage(browser, 'zh-CN');
-    await zh.goto(`${server.origin}/maps/${map.id}`);
+    const { page: zh } = await openPage(suite.browser, 'zh-CN');
+    await zh.goto(`${suite.server.origin}/maps/${map.id}`);
     await card(zh, ROOT).click();
     await expect.poll(() => zh.getByTestId('stale-notice').textContent()).toContain('结论已过时');
     expect(await zh.getByTestId('stale-notice').textContent()).toContain(`原因：新增了子问题（“${RENT}”）。`);

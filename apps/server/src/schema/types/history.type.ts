@@ -2,6 +2,7 @@ import { ChangeKind } from '@thinkingmap/db';
 import { readHistoryEvents } from '../../history/history-events.ts';
 import { buildChanges, type ChangeEntry, type FieldDiff, type MapChange } from '../../history/map-changes.ts';
 import { personStacks } from '../../history/revert-plan.ts';
+import { revertedBy } from '../../history/reverted-by.ts';
 import type { CompensationResult } from '../../history/undo-commands.ts';
 import { UndoRefusedError } from '../../history/undo-refused-error.ts';
 import { assertMapAccess } from '../access.ts';
@@ -51,7 +52,9 @@ const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
 });
 
 const MapChangeRef = builder.objectRef<MapChange & { revertedBy: number | null }>('MapChange').implement({
-  description: "One change of a map's history: one command's events, who made it, and what it changed.",
+  description:
+    "One change of a map's history: one command's events, who made it, and what it changed. An undo of a whole " +
+    "run names the run's first change as `revertsSeq`, and each of the run's changes has it as `revertedBy`.",
   fields: (t) => ({
     seq: t.exposeInt('seq', { description: 'Its first event; restoreMap(seq: lastSeq) returns the map to after it.' }),
     lastSeq: t.exposeInt('lastSeq'),
@@ -102,15 +105,14 @@ builder.queryField('mapHistory', (t) =>
       const mapId = String(args.mapId);
       await assertMapAccess(ctx, mapId);
       const { changes } = buildChanges(await readHistoryEvents(ctx.db.read, mapId));
-      const revertedBy = new Map<number, number>();
-      for (const change of changes) if (change.revertsSeq !== null) revertedBy.set(change.revertsSeq, change.seq);
+      const by = revertedBy(changes);
       const stacks = personStacks(changes);
       const first = Math.max(0, Math.min(args.first ?? 50, 200));
       return {
         changes: changes
           .slice(-first)
           .reverse()
-          .map((c) => ({ ...c, revertedBy: revertedBy.get(c.seq) ?? null })),
+          .map((c) => ({ ...c, revertedBy: by.get(c.seq) ?? null })),
         undoSeq: stacks.undo.at(-1)?.seq ?? null,
         redoSeq: stacks.redo.at(-1)?.seq ?? null,
       };

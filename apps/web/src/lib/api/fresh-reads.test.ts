@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FreshReads } from './fresh-reads.ts';
 
 /** A read whose answers the test gives, one pending read at a time. */
@@ -51,5 +51,29 @@ describe('FreshReads', () => {
     reads.changed();
     expect(applied).toEqual([0]);
     expect(source.inFlight()).toBe(0);
+  });
+
+  it('should read for the key of the moment, and drop an answer read for a key that is no longer current', async () => {
+    const pending: (() => void)[] = [];
+    const asked: string[] = [];
+    let current = 'a';
+    const applied: [string, string][] = [];
+    const reads = FreshReads.keyed(
+      () => current,
+      (key) => {
+        asked.push(key);
+        return new Promise<string>((resolve) => pending.push(() => resolve(`answer for ${key}`)));
+      },
+      (value, key) => applied.push([key, value]),
+    );
+    reads.changed();
+    current = 'b';
+    reads.changed();
+    pending.shift()?.();
+    await vi.waitFor(() => expect(asked).toEqual(['a', 'b']));
+    // The answer for "a" came after the key moved to "b": dropped; the read for "b" followed it.
+    expect(applied).toEqual([]);
+    pending.shift()?.();
+    await vi.waitFor(() => expect(applied).toEqual([['b', 'answer for b']]));
   });
 });

@@ -15,6 +15,26 @@ export class FreshReads<T> {
     private readonly apply: (value: T) => void,
   ) {}
 
+  /**
+   * Reads for what `key()` names when the read starts (a map's, a run's or a node's id), and applies an answer
+   * only while `key()` still names the same: an answer for the map the page has left is dropped, not shown.
+   */
+  static keyed<K, T>(
+    key: () => K,
+    read: (key: K) => Promise<T>,
+    apply: (value: T, key: K) => void,
+  ): FreshReads<{ key: K; value: T }> {
+    return new FreshReads(
+      () => {
+        const at = key();
+        return read(at).then((value) => ({ key: at, value }));
+      },
+      ({ key: at, value }) => {
+        if (at === key()) apply(value, at);
+      },
+    );
+  }
+
   /** Something may have changed: read now, or once the read in flight has ended. */
   changed(): void {
     if (this.#stopped) return;

@@ -179,7 +179,7 @@ export const MESSAGES = {
   'critic.change.ADD_DEPENDENCY': { en: 'Let “{question}” wait for “{other}”.', zh: '让“{question}”依赖“{other}”。' },
   'history.title': { en: 'History', zh: '历史' },
   'history.toggle': { en: 'Show the history of this map', zh: '显示此导图的修改历史' },
-  'history.empty': { en: 'No changes yet.', zh: '还没有修改。' },
+  'history.none': { en: 'No changes yet.', zh: '还没有修改。' },
   'history.you': { en: 'You', zh: '你' },
   'history.byRun': { en: 'The agent, {step}', zh: '智能体：{step}' },
   'history.kind.EDIT': { en: 'changed', zh: '修改' },

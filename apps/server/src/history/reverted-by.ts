@@ -1,0 +1,41 @@
+import type { ChangeEntry, MapChange } from './map-changes.ts';
+
+/**
+ * The edits of one run that taking the run back takes back, each with only the `taken` entries (those left with
+ * none are not taken back). `undoRun` takes back what this selects, and the history marks the same changes undone.
+ */
+export function runEdits(
+  changes: readonly MapChange[],
+  runId: string,
+  taken: (entry: ChangeEntry) => boolean = () => true,
+): MapChange[] {
+  return changes
+    .filter((c) => c.runId === runId && c.kind === 'EDIT')
+    .map((c) => ({ ...c, entries: c.entries.filter(taken) }))
+    .filter((c) => c.entries.length > 0);
+}
+
+/**
+ * The run a change undid, when it is an undo of a whole run (it names that run's first change it took back);
+ * null for any other change.
+ */
+export function undoneRun(change: MapChange, bySeq: ReadonlyMap<number, MapChange>): string | null {
+  if (change.kind !== 'UNDO' || change.revertsSeq === null) return null;
+  return bySeq.get(change.revertsSeq)?.runId ?? null;
+}
+
+/**
+ * Which later change took each change back (its first sequence number): an undo or redo takes back the change
+ * it names, an undo of a run every edit of the run before it. Read from the changes, oldest first.
+ */
+export function revertedBy(changes: readonly MapChange[]): Map<number, number> {
+  const bySeq = new Map(changes.map((c) => [c.seq, c]));
+  const by = new Map<number, number>();
+  changes.forEach((change, at) => {
+    if (change.revertsSeq === null) return;
+    const run = undoneRun(change, bySeq);
+    const taken = run ? runEdits(changes.slice(0, at), run).map((c) => c.seq) : [change.revertsSeq];
+    for (const seq of taken) by.set(seq, change.seq);
+  });
+  return by;
+}
