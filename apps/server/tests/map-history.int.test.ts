@@ -92,6 +92,11 @@ describe.each(providers)('map history and undo on %s', (provider) => {
     expect((await call(client, NODE, { id: rootId })).question).toBe('Open two bakeries?');
     const afterRedo = await history(client, mapId);
     expect(afterRedo.changes[0]).toMatchObject({ kind: 'REDO', revertsSeq: afterUndo.changes[0]!.seq });
+    // The edit is in effect again: only the undo shows as taken back (by the redo).
+    expect(afterRedo.changes.find((c) => c.seq === edit.seq)?.revertedBy).toBeNull();
+    expect(afterRedo.changes.find((c) => c.seq === afterUndo.changes[0]!.seq)?.revertedBy).toBe(
+      afterRedo.changes[0]!.seq,
+    );
     expect(afterRedo.redoSeq).toBeNull();
     const nothing = await attempt(client, REDO_LAST_UNDO, { mapId });
     expect(nothing).toMatchObject({ __typename: 'UndoRefusedError', reason: 'NOTHING_TO_REDO', code: 'CONFLICT' });

@@ -25,8 +25,10 @@ export function undoneRun(change: MapChange, bySeq: ReadonlyMap<number, MapChang
 }
 
 /**
- * Which later change took each change back (its first sequence number): an undo or redo takes back the change
- * it names, an undo of a run every edit of the run before it. Read from the changes, oldest first.
+ * Which later change took each change back and still stands (its first sequence number): an undo or redo takes
+ * back the change it names, an undo of a run every edit of the run before it. A taking-back that was itself
+ * taken back (an undo redone) no longer counts: the change it took back is in effect again, and is not listed.
+ * Read from the changes, oldest first.
  */
 export function revertedBy(changes: readonly MapChange[]): Map<number, number> {
   const bySeq = new Map(changes.map((c) => [c.seq, c]));
@@ -37,5 +39,12 @@ export function revertedBy(changes: readonly MapChange[]): Map<number, number> {
     const taken = run ? runEdits(changes.slice(0, at), run).map((c) => c.seq) : [change.revertsSeq];
     for (const seq of taken) by.set(seq, change.seq);
   });
+  // Newest first: whether a change's taking-back stands is known before the change itself (it comes later).
+  const stands = new Map<number, boolean>();
+  for (const { seq } of [...changes].sort((a, b) => b.seq - a.seq)) {
+    const taker = by.get(seq);
+    stands.set(seq, taker === undefined || !stands.get(taker));
+  }
+  for (const [seq, taker] of by) if (!stands.get(taker)) by.delete(seq);
   return by;
 }

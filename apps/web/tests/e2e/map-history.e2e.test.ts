@@ -168,6 +168,10 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     await expect.poll(() => edit.textContent()).toContain('You');
     expect(await edit.locator('del').first().textContent()).toBe(BEFORE);
     expect(await edit.locator('ins').first().textContent()).toBe(AFTER);
+    // The redo put the edit back in effect: it is no longer marked undone (the undo it took back is).
+    expect(await edit.locator('.line em').count()).toBe(0);
+    const undone = panel.locator('[data-testid=history-change][data-kind=UNDO]').first();
+    expect(await undone.locator('.line em').textContent()).toBe('undone');
   });
 
   it('should undo and show who changed what in Chinese', async () => {
