@@ -63,7 +63,8 @@ export class DriveCheckpointStore implements CheckpointStorePort {
     for (const row of rows) {
       const key = writeKey(row);
       if (row.idx >= 0 && this.#writes.has(key)) continue;
-      this.#writes.set(key, structuredClone(row));
+      // Serialized text only, like a checkpoint: a shallow copy is a copy.
+      this.#writes.set(key, { ...row, value: { ...row.value } });
     }
   }
 
