@@ -64,7 +64,11 @@ const MapChangeRef = builder.objectRef<MapChange & { revertedBy: number | null }
     runId: t.exposeID('runId', { nullable: true, description: 'The run that made it; null when the person did.' }),
     step: t.exposeString('step', { nullable: true, description: "The run's step that made it." }),
     revertsSeq: t.exposeInt('revertsSeq', { nullable: true, description: 'The change an undo or redo takes back.' }),
-    revertedBy: t.exposeInt('revertedBy', { nullable: true, description: 'The later undo or redo that took it back, while that stands (null again once it is redone or undone).' }),
+    revertedBy: t.exposeInt('revertedBy', {
+      nullable: true,
+      description:
+        'The later undo or redo that took it back, while that stands (null again once it is redone or undone).',
+    }),
     entries: t.field({ type: [ChangeEntryRef], resolve: (change) => change.entries }),
   }),
 });
