@@ -36,7 +36,6 @@ import { isAnswerable } from './answerable-questions.ts';
 import { conclusionsToStart } from './auto-conclusions.ts';
 import { type AutoStart, autoStartDecision } from './auto-start.ts';
 import { recordDecision } from './decisions.ts';
-import { checkpointsKept } from './kept-checkpoints.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { driveMapOf, RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
@@ -181,8 +180,8 @@ async function cancelRunIn(tx: Tx, emit: Emit, current: AgentRun, reason: string
 }
 
 /**
- * Refuses a fork of a run that has not ended or whose checkpoints were pruned (beyond the kept window), in the
- * fork's transaction.
+ * Refuses a fork of a run that has not ended, in the fork's transaction (one whose checkpoints were pruned is
+ * refused by {@link copyCheckpointIn}, in the same transaction).
  */
 async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
   const current = await tx.agentRun.findUniqueOrThrow({ where: { id: from.id }, select: { status: true } });
@@ -190,8 +189,6 @@ async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
     throw new ValidationError('runId', 'a cancelled run keeps no checkpoints to fork from; start the question again');
   if (!(FORKABLE_RUN_STATUSES as readonly string[]).includes(current.status))
     throw new ConflictError(`run ${from.id} has not ended (${current.status.toLowerCase()}); wait for it or cancel it`);
-  if (!(await checkpointsKept(tx, from.threadId)))
-    throw new ValidationError('runId', 'the checkpoints of this run are no longer kept (only the latest runs are)');
 }
 
 /**
