@@ -1,6 +1,6 @@
 import { print } from 'graphql';
 import { MAP_NODES_QUERY } from './bench-documents.ts';
-import { type ChildServer, startChildServer } from './child-server.ts';
+import { type ChildServer, type ServerTimes, startChildServer } from './child-server.ts';
 import { type LoadResult, type RequestSpec, runLoad } from './http-load.ts';
 import { ms } from './stats.ts';
 import { hasWrk, runWrk, warmWrk } from './wrk-load.ts';
@@ -14,15 +14,33 @@ interface Target {
   spec: RequestSpec;
 }
 
+/** Rounds per connection count: each handler is measured once per round, in a rotating order (see benchQuery). */
+const ROUNDS = Number(process.env.BENCH_QUERY_ROUNDS ?? 4);
+
+/** The rounds of one handler as one result: requests and time summed, the rounds' median p50, their worst p99 and max. */
+function combine(rounds: LoadResult[], seconds: number): LoadResult {
+  const p50s = rounds.map((r) => r.p50).sort((a, b) => a - b);
+  return {
+    count: rounds.reduce((n, r) => n + r.count, 0),
+    requestsPerSecond: rounds.reduce((n, r) => n + r.requestsPerSecond * seconds, 0) / (seconds * rounds.length),
+    p50: p50s[Math.floor(p50s.length / 2)] ?? 0,
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    max: Math.max(...rounds.map((r) => r.max)),
+    errors: rounds.reduce((n, r) => n + r.errors, 0),
+    bytes: rounds[0]?.bytes ?? 0,
+  };
+}
+
 /**
  * (a) A 1,000-node map (question, goal, status, parent, dependencies) through the GraphQL API, beside a plain
  * node:http handler returning the same JSON from memory (`memory`: the read-speed baseline) and one doing the
  * same database read on every request (`plain`). Uncompressed on every side (wrk sends no Accept-Encoding).
  *
  * The API is asked in both forms of GraphQL over HTTP: by GET (the query in the URL, as the memory handler is asked)
- * and by POST (a JSON body, what most clients send). All servers run at once and, per connection count, the memory
- * handler is measured just before and just after the API: the ratios are against the mean of those two runs, so a
- * change of the machine's load during the bench moves the baseline with the API.
+ * and by POST (a JSON body, what most clients send). All servers run at once and, per connection count, the handlers
+ * are measured in {@link ROUNDS} rounds of `seconds / ROUNDS` each, every round in another order: a change of the
+ * machine's load during the bench (a single 8 s run of the same handler moved by 20% between two runs here) then
+ * moves the baseline with the API, and the ratios compare their sums.
  */
 export async function benchQuery(databaseUrl: string, mapId: string, token: string, seconds: number) {
   const rows: Record<string, string | number>[] = [];
@@ -37,9 +55,8 @@ export async function benchQuery(databaseUrl: string, mapId: string, token: stri
   const graphql = await startChildServer('graphql', databaseUrl, mapId);
   const authorization = `Bearer ${token}`;
   const search = new URLSearchParams({ query: QUERY, variables: JSON.stringify({ id: mapId }) });
-  const memoryTarget: Target = { handler: 'memory', server: memory, spec: { url: `${memory.url}/`, method: 'GET' } };
   const targets: Target[] = [
-    memoryTarget,
+    { handler: 'memory', server: memory, spec: { url: `${memory.url}/`, method: 'GET' } },
     {
       handler: 'graphql GET',
       server: graphql,
@@ -55,36 +72,54 @@ export async function benchQuery(databaseUrl: string, mapId: string, token: stri
         body: JSON.stringify({ query: QUERY, variables: { id: mapId } }),
       },
     },
-    { ...memoryTarget, handler: 'memory (again)' },
     { handler: 'plain', server: plain, spec: { url: `${plain.url}/?mapId=${mapId}`, method: 'GET' } },
   ];
+  const slice = Math.max(1, Math.round(seconds / ROUNDS));
   const ratios: string[] = [];
   for (const connections of [1, 32]) {
+    const rounds = new Map<string, LoadResult[]>(targets.map((t) => [t.handler, []]));
+    const inServer = new Map<string, ServerTimes[]>(targets.map((t) => [t.handler, []]));
+    if (wrk) for (const { spec } of targets) warmWrk(spec, connections);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let k = 0; k < targets.length; k++) {
+        const { handler, server, spec } = targets[(round + k) % targets.length]!;
+        await server.serverTimes(); // forget what came before
+        rounds.get(handler)!.push(wrk ? runWrk(spec, connections, slice) : await runLoad(spec, connections, slice));
+        inServer.get(handler)!.push(await server.serverTimes());
+      }
+    }
     const results = new Map<string, LoadResult>();
-    for (const { handler, server, spec } of targets) {
-      if (wrk) warmWrk(spec, connections);
-      await server.serverTimes(); // forget the warm-up
-      const result = wrk ? runWrk(spec, connections, seconds) : await runLoad(spec, connections, seconds);
-      const inServer = await server.serverTimes();
+    for (const { handler } of targets) {
+      const result = combine(rounds.get(handler)!, slice);
+      const times = inServer.get(handler)!;
+      const requests = times.reduce((n, t) => n + t.requests, 0);
       results.set(handler, result);
       rows.push({
         handler,
         connections,
         'req/s': Math.round(result.requestsPerSecond),
+        'rounds req/s': rounds
+          .get(handler)!
+          .map((r) => Math.round(r.requestsPerSecond))
+          .join(' '),
         p50: ms(result.p50),
         p99: ms(result.p99),
         max: ms(result.max),
         errors: result.errors,
-        'server p50/p99/max': `${ms(inServer.p50)} / ${ms(inServer.p99)} / ${ms(inServer.max)}`,
-        'server CPU µs/req': inServer.requests ? Math.round(inServer.cpuUs / inServer.requests) : '',
+        'server p50/p99': `${ms(times.map((t) => t.p50).sort((a, b) => a - b)[times.length >> 1] ?? 0)} / ${ms(Math.max(...times.map((t) => t.p99)))}`,
+        'server CPU µs/req': requests ? Math.round(times.reduce((n, t) => n + t.cpuUs, 0) / requests) : '',
         'response KB': Math.round(result.bytes / 1024),
       });
     }
     const rps = (handler: string) => results.get(handler)?.requestsPerSecond ?? Number.NaN;
-    const baseline = (rps('memory') + rps('memory (again)')) / 2;
+    const perRound = (handler: string) =>
+      rounds
+        .get(handler)!
+        .map((r, i) => (r.requestsPerSecond / rounds.get('memory')![i]!.requestsPerSecond).toFixed(2))
+        .join(' ');
     for (const form of ['GET', 'POST'])
       ratios.push(
-        `  ratio graphql ${form}/memory at ${connections} connection(s): ${(rps(`graphql ${form}`) / baseline).toFixed(2)} (target ≥ 0.90)`,
+        `  ratio graphql ${form}/memory at ${connections} connection(s): ${(rps(`graphql ${form}`) / rps('memory')).toFixed(2)} (target ≥ 0.90; rounds ${perRound(`graphql ${form}`)})`,
       );
     ratios.push(
       `  ratio graphql GET/plain at ${connections} connection(s): ${(rps('graphql GET') / rps('plain')).toFixed(2)}`,
@@ -100,7 +135,9 @@ export async function benchQuery(databaseUrl: string, mapId: string, token: stri
   }
   console.log('\n(a) 1,000-node map query');
   console.table(rows);
-  console.log("  ratios to memory: against the mean of the memory runs just before and after the API's");
+  console.log(
+    `  ratios to memory: the sums of ${ROUNDS} interleaved rounds of ${slice} s (each round's ratio after it)`,
+  );
   for (const line of ratios) console.log(line);
   return rows;
 }
