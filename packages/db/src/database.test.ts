@@ -44,4 +44,27 @@ describe.each(providers)('database on %s', (provider) => {
     expect(await db.read.node.count({ where: { mapId: map.id } })).toBe(200);
     expect((await db.read.map.findUniqueOrThrow({ where: { id: map.id } })).lastSeq).toBe(200);
   });
+
+  it('should let a read beside an open write see only what was committed, and nothing of a write rolled back', async () => {
+    const { db } = database;
+    const map = await db.write(async (tx) => {
+      const user = await tx.user.create({ data: { name: 'reader' } });
+      return tx.map.create({ data: { ownerId: user.id, title: 'committed', constraints: [] } });
+    });
+    const seen: (string | undefined)[] = [];
+    const readTitle = async () => (await db.read.map.findUnique({ where: { id: map.id } }))?.title;
+    await expect(
+      db.write(async (tx) => {
+        await tx.map.update({ where: { id: map.id }, data: { title: 'never committed' } });
+        // A read of someone else (a GraphQL query, the read cache filling) while this write is open.
+        seen.push(await readTitle());
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    seen.push(await readTitle());
+    await db.write((tx) => tx.map.update({ where: { id: map.id }, data: { title: 'changed' } }));
+    // A committed write is seen by the next read at once.
+    seen.push(await readTitle());
+    expect(seen).toEqual(['committed', 'committed', 'changed']);
+  });
 });

@@ -86,6 +86,13 @@ export interface OpenDatabaseOptions {
 
 interface Opened {
   prisma: Db;
+  /**
+   * The client `Database.read` goes through when it is not `prisma`: on a SQLite file, a read-only connection of its
+   * own, which sees only committed writes. (Prisma's SQLite adapter runs a query issued outside a transaction on the
+   * transaction's connection while one is open: a read beside a write saw what the write had not committed yet, and
+   * kept it when the write rolled back.)
+   */
+  reads?: Db;
   probe: MapVersionProbe;
   mapLog: MapLog;
   checkpointLog: CheckpointLog;
@@ -100,7 +107,11 @@ interface Opened {
  * the map log's prepared statements and the write queue's flush-mode switches use directly. The adapter's own
  * queries on it reuse their prepared statements.
  */
-function keepConnection(factory: PrismaBetterSqlite3): {
+function keepConnection(
+  factory: PrismaBetterSqlite3,
+  /** Run on the connection once it is open (a read-only client sets `query_only`). */
+  opened: (connection: Sqlite.Database) => void = () => {},
+): {
   adapter: PrismaBetterSqlite3;
   connection: () => Sqlite.Database | undefined;
 } {
@@ -108,12 +119,13 @@ function keepConnection(factory: PrismaBetterSqlite3): {
   const connect = factory.connect.bind(factory);
   const adapter = Object.assign(Object.create(factory) as PrismaBetterSqlite3, {
     connect: async () => {
-      const opened = await connect();
-      const held = opened as unknown as { client?: unknown };
+      const client = await connect();
+      const held = client as unknown as { client?: unknown };
       connection = held.client instanceof Sqlite ? held.client : undefined;
+      if (connection) opened(connection);
       // Prisma's queries run on the same connection, each SQL text prepared once (see `cacheStatements`).
       if (connection) held.client = cacheStatements(connection);
-      return opened;
+      return client;
     },
   });
   return { adapter, connection: () => connection };
@@ -130,11 +142,22 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
   }
   const { adapter, connection } = keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }));
   const prisma = new SqliteClient({ adapter });
-  // A read-only connection of its own to the same file (not for an in-memory database, which no second connection sees).
-  const reader = file === ':memory:' ? undefined : new Sqlite(file, { timeout: 10_000 });
+  // Read-only connections of their own to the same file (not for an in-memory database, which no second connection
+  // sees): one for the lean statements below, one for Prisma's reads. In WAL mode a reader sees every commit and only
+  // commits, and never waits for the writer.
+  const memory = file === ':memory:';
+  const reader = memory ? undefined : new Sqlite(file, { timeout: 10_000 });
   reader?.pragma('query_only = ON');
+  const reads = memory
+    ? undefined
+    : new SqliteClient({
+        adapter: keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }), (c) =>
+          c.pragma('query_only = ON'),
+        ).adapter,
+      });
   return {
     prisma,
+    ...(reads && { reads }),
     probe: reader ? sqliteProbe(reader, file) : prismaProbe(prisma),
     mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
     checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
@@ -193,14 +216,14 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, probe, mapLog, checkpointLog, runLog, conversationLog, sqlite } =
+  const { prisma, reads, probe, mapLog, checkpointLog, runLog, conversationLog, sqlite } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
   const queue = createWriteQueue(prisma, target.provider, sqlite);
   return {
     provider: target.provider,
-    read: prisma,
+    read: reads ?? prisma,
     write: queue.write,
     mapVersion: probe.read,
     ...(probe.readNow && { mapVersionNow: probe.readNow }),
@@ -211,6 +234,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     async close() {
       await queue.drain();
       await prisma.$disconnect();
+      await reads?.$disconnect();
       await probe.close();
     },
   };

@@ -1,5 +1,7 @@
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { type Db, type Tx, withRelaxedWrites } from './database.ts';
+import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
+import { type Tx, withRelaxedWrites } from './database.ts';
 import { testProviders } from './test-database.ts';
 import { useTestDatabase } from './use-test-database.ts';
 import { createWriteQueue } from './write-queue.ts';
@@ -83,7 +85,11 @@ describe.each(providers)('write durability on %s', (provider) => {
         const committedUsers = await database.db.read.user.count({ where: { name: 'flushed' } });
         await new Promise<void>((done) => flushes.push({ committedUsers, done }));
       };
-      const queue = createWriteQueue(database.db.read as Db, 'sqlite', { flush });
+      // A client of its own on the test database: its writes go through this queue only.
+      const client = new SqliteClient({
+        adapter: new PrismaBetterSqlite3({ url: database.testDb.url.replace(/^file:/, '') }),
+      });
+      const queue = createWriteQueue(client, 'sqlite', { flush });
       const create = () => (tx: Tx) => tx.user.create({ data: { name: 'flushed' } });
       let resolved = false;
       const full = queue.write(create()).then(() => {
@@ -98,6 +104,7 @@ describe.each(providers)('write durability on %s', (provider) => {
       flushes[0]!.done();
       await full;
       expect(resolved).toBe(true);
+      await client.$disconnect();
     });
 
   it('should commit relaxed and full writes alike', async () => {
