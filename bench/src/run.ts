@@ -1,10 +1,11 @@
-// pnpm bench: prints figures for issue 2's targets. Not a test: it never fails on a slow figure.
+// The figures of pnpm bench (run through main.ts, with the server's V8 flags). Not a test: it never fails on a slow figure.
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@thinkingmap/db';
 import { createUserWithToken } from '@thinkingmap/server';
 import { benchAgents } from './agents-bench.ts';
+import { SERVER_FLAGS } from './child-server.ts';
 import { benchConsultation } from './consultation-bench.ts';
 import { benchDivergent } from './divergent-bench.ts';
 import { benchFanout } from './fanout-bench.ts';
@@ -23,7 +24,7 @@ const target = await db.read.node.findFirstOrThrow({ where: { mapId, parentId: {
 await db.close();
 
 console.log(
-  `ThinkingMap benchmarks — node ${process.version}, ${databaseUrl.startsWith('file:') ? 'SQLite file' : 'PostgreSQL'}, ${seconds}s per load run`,
+  `ThinkingMap benchmarks — node ${process.version} ${SERVER_FLAGS.join(' ')}, ${databaseUrl.startsWith('file:') ? 'SQLite file' : 'PostgreSQL'}, ${seconds}s per load run`,
 );
 
 /** Runs one bench when chosen (BENCH_ONLY): a failing one says why and the others still run; `pnpm bench` fails. */
