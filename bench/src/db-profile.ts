@@ -164,6 +164,12 @@ export function profileDatabase(
   const conversationLog: Database['conversationLog'] = {
     latestMessages: checkpointRead('conversationLog.latestMessages', db.conversationLog.latestMessages),
   };
+  const agentReads = Object.fromEntries(
+    Object.entries(db.agentReads).map(([name, fn]) => [
+      name,
+      checkpointRead(`agentReads.${name}`, fn as (...args: unknown[]) => Promise<unknown>),
+    ]),
+  ) as unknown as Database['agentReads'];
   return {
     db: {
       provider: db.provider,
@@ -174,6 +180,7 @@ export function profileDatabase(
       checkpointLog,
       runLog,
       conversationLog,
+      agentReads,
       close: () => db.close(),
     },
     profile,

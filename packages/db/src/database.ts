@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
+import { type AgentReads, prismaAgentReads, sqliteAgentReads } from './agent-reads.ts';
 import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
 import { type ConversationLog, prismaConversationLog, sqliteConversationLog } from './conversation-log.ts';
 import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
@@ -70,6 +71,8 @@ export interface Database {
   readonly runLog: RunLog;
   /** A node's conversation as committed, read outside any write (an agent collecting a node's context). */
   readonly conversationLog: ConversationLog;
+  /** What agent runs read of the committed database on every processed node, outside any write. */
+  readonly agentReads: AgentReads;
   /** Closes the client and its connections. */
   close(): Promise<void>;
 }
@@ -98,6 +101,7 @@ interface Opened {
   checkpointLog: CheckpointLog;
   runLog: RunLog;
   conversationLog: ConversationLog;
+  agentReads: AgentReads;
   /** The SQLite write path's connection and flush (see `createWriteQueue`). */
   sqlite?: SqliteWriteOptions;
 }
@@ -163,6 +167,7 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
     checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
     runLog: sqliteRunLog(connection, prismaRunLog()),
     conversationLog: sqliteConversationLog(reader, prismaConversationLog(prisma)),
+    agentReads: sqliteAgentReads(reader, prismaAgentReads(reads ?? prisma)),
     sqlite: {
       pragma: async (statement) => {
         const raw = connection();
@@ -206,6 +211,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
     checkpointLog: prismaCheckpointLog(prisma),
     runLog: prismaRunLog(),
     conversationLog: prismaConversationLog(prisma),
+    agentReads: prismaAgentReads(prisma),
   };
 }
 
@@ -216,7 +222,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, reads, probe, mapLog, checkpointLog, runLog, conversationLog, sqlite } =
+  const { prisma, reads, probe, mapLog, checkpointLog, runLog, conversationLog, agentReads, sqlite } =
     target.provider === 'sqlite'
       ? openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
@@ -231,6 +237,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     checkpointLog,
     runLog,
     conversationLog,
+    agentReads,
     async close() {
       await queue.drain();
       await prisma.$disconnect();

@@ -20,6 +20,7 @@ export type {
   Prisma,
   User,
 } from '../generated/sqlite/client.ts';
+export type { AgentReads, NodeNeighbourhoodRead, NodeNeighbourhoodRow } from './agent-reads.ts';
 export type { CheckpointData, CheckpointLog } from './checkpoint-log.ts';
 export type { ConversationLog } from './conversation-log.ts';
 export {
@@ -42,7 +43,9 @@ export {
   type NodeAgentState,
   type NodeRun,
   type NodeStateChange,
+  type QuestionChange,
   type QuestionState,
+  type RunEnd,
   type RunLog,
   type RunTokens,
 } from './run-log.ts';

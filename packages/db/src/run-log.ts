@@ -1,9 +1,10 @@
 import type Sqlite from 'better-sqlite3';
 import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
-import type { ConversationKind, DecisionKind } from '../generated/sqlite/enums.ts';
+import type { ConversationKind, DecisionKind, QuestionStatus } from '../generated/sqlite/enums.ts';
 import type { Tx } from './database.ts';
 import { ACTIVE_RUN_STATUSES } from './enums.ts';
 import { fromSqliteTime, preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+import { sqliteRows } from './sqlite-rows.ts';
 
 /** A question's status and kind, and its run's status (whether it can still be answered). */
 export type QuestionState = Pick<AgentQuestion, 'status' | 'kind'> & { runStatus: AgentRun['status'] };
@@ -75,6 +76,42 @@ export interface RunLog {
    * added to its own, and none of its map's budget held any more.
    */
   settleRunRow(tx: Tx, runId: string, status: AgentRun['status'], spent: RunTokens): Promise<void>;
+  /** A node as it is in the transaction; null when there is none. */
+  node(tx: Tx, nodeId: string): Promise<Node | null>;
+  /**
+   * Moves a question whose status is one of `from` to `change.status` (with its answer time and reply when given) and
+   * returns it as it now is; null when it was in no status of `from`.
+   */
+  resolveQuestion(
+    tx: Tx,
+    questionId: string,
+    from: readonly QuestionStatus[],
+    change: QuestionChange,
+  ): Promise<AgentQuestion | null>;
+  /** A run after one of its questions was answered: RUNNING again when `running`, else as it is; null when none. */
+  resumedRun(tx: Tx, runId: string, running: boolean): Promise<AgentRun | null>;
+  /**
+   * Records how a run ended (`end`: its status and the fields of that end), the tokens its last drive spent added to
+   * its own and none of its map's budget held any more; returns the run as it now is, null when there is none.
+   */
+  endRun(tx: Tx, runId: string, end: RunEnd, spent: RunTokens): Promise<AgentRun | null>;
+}
+
+/** A question's new status, with when and how it was answered. */
+export interface QuestionChange {
+  status: QuestionStatus;
+  answeredAt?: Date;
+  reply?: object;
+}
+
+/** How a run ended: its status and, as the end has them, its output, error and finish time. */
+export interface RunEnd {
+  status: AgentRun['status'];
+  output?: unknown;
+  error?: string | null;
+  errorCode?: string | null;
+  raw?: string | null;
+  finishedAt?: Date;
 }
 
 /** The statuses of {@link RunLog.activeOrPausedRuns}. */
@@ -185,6 +222,32 @@ export function prismaRunLog(): RunLog {
         },
       });
     },
+    node: (tx, nodeId) => tx.node.findUnique({ where: { id: nodeId } }),
+    async resolveQuestion(tx, questionId, from, change) {
+      const [updated] = await tx.agentQuestion.updateManyAndReturn({
+        where: { id: questionId, status: { in: [...from] } },
+        data: change,
+      });
+      return updated ?? null;
+    },
+    async resumedRun(tx, runId, running) {
+      if (!running) return tx.agentRun.findUnique({ where: { id: runId } });
+      const [run] = await tx.agentRun.updateManyAndReturn({ where: { id: runId }, data: { status: 'RUNNING' } });
+      return run ?? null;
+    },
+    async endRun(tx, runId, { output, ...end }, spent) {
+      const [run] = await tx.agentRun.updateManyAndReturn({
+        where: { id: runId },
+        data: {
+          ...end,
+          ...(output === undefined ? {} : { output: output as object }),
+          promptTokens: { increment: spent.promptTokens },
+          completionTokens: { increment: spent.completionTokens },
+          tokensReserved: 0,
+        },
+      });
+      return run ?? null;
+    },
   };
 }
 
@@ -206,6 +269,16 @@ function nodeFromSqlite(row: RawNode): Node {
     updatedAt: fromSqliteTime(row.updatedAt),
     concludedAt: row.concludedAt === null ? null : fromSqliteTime(row.concludedAt),
     staleSince: row.staleSince === null ? null : fromSqliteTime(row.staleSince),
+  };
+}
+
+/** Rows of the tables whose rows the run log returns whole, decoded as Prisma returns them. */
+function decoders(db: Sqlite.Database) {
+  const rows = sqliteRows(db);
+  return {
+    asNode: rows<Node>('Node'),
+    asQuestion: rows<AgentQuestion>('AgentQuestion'),
+    asRun: rows<AgentRun>('AgentRun'),
   };
 }
 
@@ -281,6 +354,26 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
       settleRunRow: db.prepare<[string, number, number, string, string]>(
         'UPDATE "AgentRun" SET "status" = ?, "promptTokens" = "promptTokens" + ?, ' +
           '"completionTokens" = "completionTokens" + ?, "tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ?',
+      ),
+      ...decoders(db),
+      node: db.prepare<[string]>('SELECT * FROM "Node" WHERE "id" = ?'),
+      // A field not given is kept (answeredAt, reply); the statuses it may move from are a JSON array.
+      resolveQuestion: db.prepare<[string, number, string | null, number, string | null, string, string]>(
+        'UPDATE "AgentQuestion" SET "status" = ?, "answeredAt" = CASE WHEN ? THEN ? ELSE "answeredAt" END, ' +
+          '"reply" = CASE WHEN ? THEN ? ELSE "reply" END ' +
+          'WHERE "id" = ? AND "status" IN (SELECT "value" FROM json_each(?)) RETURNING *',
+      ),
+      run: db.prepare<[string]>('SELECT * FROM "AgentRun" WHERE "id" = ?'),
+      runningAgain: db.prepare<[string, string]>(
+        `UPDATE "AgentRun" SET "status" = 'RUNNING', "updatedAt" = ? WHERE "id" = ? RETURNING *`,
+      ),
+      // Fields an end does not have are kept (a cancelled run keeps no output: it never had one).
+      endRun: db.prepare<unknown[]>(
+        'UPDATE "AgentRun" SET "status" = ?, "output" = CASE WHEN ? THEN ? ELSE "output" END, ' +
+          '"error" = CASE WHEN ? THEN ? ELSE "error" END, "errorCode" = CASE WHEN ? THEN ? ELSE "errorCode" END, ' +
+          '"raw" = CASE WHEN ? THEN ? ELSE "raw" END, ' +
+          '"finishedAt" = COALESCE(?, "finishedAt"), "promptTokens" = "promptTokens" + ?, ' +
+          '"completionTokens" = "completionTokens" + ?, "tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ? RETURNING *',
       ),
     }),
     'the run log',
@@ -372,5 +465,55 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
       if (!s) return fallback.settleRunRow(tx, runId, status, spent);
       s.settleRunRow.run(status, spent.promptTokens, spent.completionTokens, sqliteTime(new Date()), runId);
     },
+    async node(tx, nodeId) {
+      const s = statements();
+      if (!s) return fallback.node(tx, nodeId);
+      return decoded(s.asNode, s.node.get(nodeId));
+    },
+    async resolveQuestion(tx, questionId, from, change) {
+      const s = statements();
+      if (!s) return fallback.resolveQuestion(tx, questionId, from, change);
+      const row = s.resolveQuestion.get(
+        change.status,
+        change.answeredAt === undefined ? 0 : 1,
+        change.answeredAt === undefined ? null : sqliteTime(change.answeredAt),
+        change.reply === undefined ? 0 : 1,
+        change.reply === undefined ? null : JSON.stringify(change.reply),
+        questionId,
+        JSON.stringify(from),
+      );
+      return decoded(s.asQuestion, row);
+    },
+    async resumedRun(tx, runId, running) {
+      const s = statements();
+      if (!s) return fallback.resumedRun(tx, runId, running);
+      const row = running ? s.runningAgain.get(sqliteTime(new Date()), runId) : s.run.get(runId);
+      return decoded(s.asRun, row);
+    },
+    async endRun(tx, runId, end, spent) {
+      const s = statements();
+      if (!s) return fallback.endRun(tx, runId, end, spent);
+      const given = (value: unknown) => (value === undefined ? 0 : 1);
+      const row = s.endRun.get(
+        end.status,
+        given(end.output),
+        end.output === undefined ? null : JSON.stringify(end.output),
+        given(end.error),
+        end.error ?? null,
+        given(end.errorCode),
+        end.errorCode ?? null,
+        given(end.raw),
+        end.raw ?? null,
+        end.finishedAt === undefined ? null : sqliteTime(end.finishedAt),
+        spent.promptTokens,
+        spent.completionTokens,
+        sqliteTime(new Date()),
+        runId,
+      );
+      return decoded(s.asRun, row);
+    },
   };
 }
+
+/** A row read by a statement of one's own, as Prisma returns it; null when there was none. */
+const decoded = <T>(decode: (row: unknown) => T, row: unknown): T | null => (row === undefined ? null : decode(row));

@@ -118,24 +118,9 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   async #readNeighbourhood(nodeId: string): Promise<NodeNeighbourhood> {
-    const node = await this.read.node.findUnique({
-      where: { id: nodeId },
-      include: {
-        map: true,
-        parent: true,
-        dependencies: { include: { dependsOn: true } },
-        children: { orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] },
-        contextItems: { orderBy: { createdAt: 'asc' } },
-      },
-    });
-    if (!node) throw new AgentError('NODE_NOT_FOUND', `node ${nodeId} was not found`);
-    const childIds = node.children.map((c) => c.id);
-    const childDependencies = childIds.length
-      ? await this.read.dependency.findMany({
-          where: { nodeId: { in: childIds }, dependsOnId: { in: childIds } },
-          select: { nodeId: true, dependsOnId: true },
-        })
-      : [];
+    const read = await this.deps.db.agentReads.neighbourhood(nodeId);
+    if (!read) throw new AgentError('NODE_NOT_FOUND', `node ${nodeId} was not found`);
+    const { node, childDependencies } = read;
     return {
       map: toMapRecord(node.map),
       node: toNodeRecord(node),

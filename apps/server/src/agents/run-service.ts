@@ -106,10 +106,7 @@ async function resolveQuestion(
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt?: Date; reply?: object },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<number | null> {
-  const [updated] = await tx.agentQuestion.updateManyAndReturn({
-    where: { id: question.id, status: { in: from } },
-    data,
-  });
+  const updated = await log.resolveQuestion(tx, question.id, from, data);
   if (!updated) return null;
   emit({ type: 'QuestionResolved', payload: { question: toQuestionSnapshot(updated) } });
   return log.pendingQuestions(tx, question.runId);
@@ -130,10 +127,8 @@ async function closeQuestion(
 ): Promise<{ run: AgentRun; waiting: number } | null> {
   const waiting = await resolveQuestion(log, tx, emit, question, data, from);
   if (waiting === null) return null;
-  const run = await tx.agentRun.update({
-    where: { id: question.runId },
-    data: waiting === 0 ? { status: 'RUNNING' } : {},
-  });
+  const run = await log.resumedRun(tx, question.runId, waiting === 0);
+  if (!run) throw new NotFoundError('AgentRun', question.runId);
   return { run, waiting: waiting + 1 };
 }
 
@@ -418,7 +413,7 @@ export class RunService {
    * started by itself, and is driven from its input. A run whose node was deleted meanwhile is cancelled.
    */
   async startWaiting(ctx: Omit<CommandContext, 'viewer'>, events?: readonly MapEvent[]): Promise<void> {
-    for (const waiting of await waitingRunsToStart(ctx.db.read, events)) {
+    for (const waiting of await waitingRunsToStart(ctx.db, events)) {
       const map = await ctx.db.mapVersion(waiting.mapId);
       if (!map) continue;
       const run = await mutateMap({ ...ctx, viewer: { id: map.ownerId } }, waiting.mapId, async (tx, emit, row) => {
@@ -535,7 +530,7 @@ export class RunService {
   /** Answers a waiting question; the run resumes from where it paused. */
   async reply(ctx: CommandContext, requestId: string, shortcut: ReplyShortcut): Promise<AgentRun> {
     const questionId = parseInput(z.object({ requestId: id }), { requestId }).requestId;
-    const question = await ctx.db.read.agentQuestion.findUnique({ where: { id: questionId } });
+    const question = await ctx.db.agentReads.question(questionId);
     if (!question) throw new NotFoundError('AgentQuestion', questionId);
     // Access first: how a reply is checked depends on the question, which is none of a stranger's business.
     assertCanChange(ctx, 'AgentQuestion', questionId);

@@ -1,5 +1,5 @@
 import type { ModelUsage, RunOutcome } from '@thinkingmap/agent-core';
-import type { AgentRun, CheckpointLog, RunLog, Tx } from '@thinkingmap/db';
+import type { AgentRun, CheckpointLog, RunEnd, RunLog, Tx } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
 import { type Emit, mutateMap } from '../commands/mutate-map.ts';
 import { NotFoundError } from '../errors/domain-errors.ts';
@@ -36,20 +36,17 @@ async function storeQuestions(
 }
 
 /** The run's new status and fields for how its drive ended. */
-function endOf(outcome: RunOutcome): { status: AgentRun['status']; data: Record<string, unknown> } {
+function endOf(outcome: RunOutcome): RunEnd {
   const finishedAt = new Date();
   switch (outcome.status) {
     case 'WAITING':
-      return { status: 'WAITING', data: {} };
+      return { status: 'WAITING' };
     case 'COMPLETED':
-      return { status: 'COMPLETED', data: { output: JSON.parse(JSON.stringify(outcome.output ?? {})), finishedAt } };
+      return { status: 'COMPLETED', output: JSON.parse(JSON.stringify(outcome.output ?? {})), finishedAt };
     case 'FAILED':
-      return {
-        status: 'FAILED',
-        data: { error: outcome.reason, errorCode: outcome.code, raw: outcome.raw ?? null, finishedAt },
-      };
+      return { status: 'FAILED', error: outcome.reason, errorCode: outcome.code, raw: outcome.raw ?? null, finishedAt };
     default:
-      return { status: 'CANCELLED', data: { error: 'the run was cancelled', errorCode: 'CANCELLED', finishedAt } };
+      return { status: 'CANCELLED', error: 'the run was cancelled', errorCode: 'CANCELLED', finishedAt };
   }
 }
 
@@ -88,13 +85,13 @@ export async function settleRun(
       if (!current) return;
       const spent = unsettled.promptTokens + unsettled.completionTokens;
       if (spent) await tx.map.update({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
-      // A run that stopped holds none of its map's budget any more.
-      const tokens = {
-        promptTokens: { increment: unsettled.promptTokens },
-        completionTokens: { increment: unsettled.completionTokens },
-        tokensReserved: 0,
-      };
       if (current === 'CANCELLED') {
+        // A run that stopped holds none of its map's budget any more.
+        const tokens = {
+          promptTokens: { increment: unsettled.promptTokens },
+          completionTokens: { increment: unsettled.completionTokens },
+          tokensReserved: 0,
+        };
         await tx.agentRun.update({ where: { id: run.id }, data: tokens });
         await checkpoints.dropIn(log, tx, run.threadId);
         return;
@@ -112,8 +109,10 @@ export async function settleRun(
         await ctx.db.runLog.settleRunRow(tx, run.id, 'WAITING', unsettled);
         return;
       }
-      const { status, data } = endOf(outcome);
-      const updated = await tx.agentRun.update({ where: { id: run.id }, data: { ...tokens, ...data, status } });
+      const end = endOf(outcome);
+      const status = end.status;
+      const updated = await ctx.db.runLog.endRun(tx, run.id, end, unsettled);
+      if (!updated) return;
       if (checkpointWindow > 0 && (status === 'COMPLETED' || status === 'FAILED'))
         await pruneFinishedIn(ctx.db, tx, run.mapId, checkpointWindow);
       if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(updated) } });

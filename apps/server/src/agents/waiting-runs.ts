@@ -27,19 +27,19 @@ export function openDependencies(ordered: readonly DependedOnNode[]): { id: stri
  * `events` is omitted (recovery: a start that was due when a process stopped). The caller claims each one
  * (see `RunService`), re-checking in its transaction.
  */
-export async function waitingRunsToStart(read: Database['read'], events?: readonly MapEvent[]): Promise<AgentRun[]> {
+export async function waitingRunsToStart(
+  db: Pick<Database, 'read' | 'agentReads'>,
+  events?: readonly MapEvent[],
+): Promise<AgentRun[]> {
   let mapId: string | undefined;
   if (events) {
     mapId = events.find((e) => FREEING.has(e.type))?.mapId;
     if (!mapId) return [];
   }
-  const waiting = await read.agentRun.findMany({
-    where: { status: 'WAITING_FOR_DEPENDENCIES', ...(mapId ? { mapId } : {}) },
-    orderBy: { createdAt: 'asc' },
-  });
+  const waiting = await db.agentReads.waitingRuns(mapId);
   const ready: AgentRun[] = [];
   for (const run of waiting) {
-    if (!run.nodeId || (await openDependenciesOf(read, run.nodeId)).length === 0) ready.push(run);
+    if (!run.nodeId || (await openDependenciesOf(db.read, run.nodeId)).length === 0) ready.push(run);
   }
   return ready;
 }

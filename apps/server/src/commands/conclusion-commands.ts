@@ -39,7 +39,7 @@ export async function concludeIn(
   input: SetConclusionInput,
 ): Promise<Node> {
   const mapId = map.id;
-  const node = await loadNodeInMap(tx, input.nodeId, mapId);
+  const node = await loadNodeInMap(tx, input.nodeId, mapId, log);
   if (input.expectedVersion != null && node.version !== input.expectedVersion) {
     throw new VersionConflictError('Node', node.id, node.version, input.expectedVersion);
   }

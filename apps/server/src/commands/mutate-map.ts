@@ -107,7 +107,7 @@ function changeMeta(ctx: CommandContext): ChangeMeta {
  */
 export async function mapIdOfNode(ctx: CommandContext, nodeId: string): Promise<string> {
   if (ctx.carry) return ctx.carry.mapId;
-  const node = await ctx.db.read.node.findUnique({ where: { id: nodeId }, select: { mapId: true } });
-  if (!node) throw new NotFoundError('Node', nodeId);
-  return node.mapId;
+  const mapId = await ctx.db.agentReads.nodeMapId(nodeId);
+  if (!mapId) throw new NotFoundError('Node', nodeId);
+  return mapId;
 }

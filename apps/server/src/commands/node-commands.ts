@@ -1,4 +1,4 @@
-import type { Node, Tx } from '@thinkingmap/db';
+import type { Node, RunLog, Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { NotFoundError, ValidationError, VersionConflictError } from '../errors/domain-errors.ts';
 import { toNodeSnapshot } from '../events/event-snapshots.ts';
@@ -11,8 +11,14 @@ import { markStale } from './stale-conclusions.ts';
  * Loads a node and checks it belongs to `mapId`. A node of another map — the caller's or anyone's — is reported as
  * not found, exactly like an unknown id, so a reference never tells whether an id exists elsewhere.
  */
-export async function loadNodeInMap(tx: Tx, nodeId: string, mapId: string): Promise<Node> {
-  const node = await tx.node.findUnique({ where: { id: nodeId } });
+export async function loadNodeInMap(
+  tx: Tx,
+  nodeId: string,
+  mapId: string,
+  /** The run log, whose lean read serves where the caller has it (an agent's commands). */
+  log?: Pick<RunLog, 'node'>,
+): Promise<Node> {
+  const node = log ? await log.node(tx, nodeId) : await tx.node.findUnique({ where: { id: nodeId } });
   if (!node || node.mapId !== mapId) throw new NotFoundError('Node', nodeId);
   return node;
 }
