@@ -2,7 +2,7 @@ import type Sqlite from 'better-sqlite3';
 import type { Message } from '../generated/sqlite/client.ts';
 import type { ConversationKind } from '../generated/sqlite/enums.ts';
 import type { Db } from './database.ts';
-import { fromSqliteTime } from './prepared-statements.ts';
+import { sqliteRows } from './sqlite-rows.ts';
 
 /**
  * A node's conversation as committed, read outside any write: what an agent reads of it every time it collects
@@ -26,29 +26,18 @@ export function prismaConversationLog(prisma: Db): ConversationLog {
   };
 }
 
-/** A message row as SQLite returns it: JSON and times as text. */
-type RawMessage = Omit<Message, 'metadata' | 'createdAt' | 'deletedAt'> & {
-  metadata: string | null;
-  createdAt: string;
-  deletedAt: string | null;
-};
-
 /** The conversation log on `reader`, a read-only connection to the SQLite file; through `fallback` without one. */
 export function sqliteConversationLog(reader: Sqlite.Database | undefined, fallback: ConversationLog): ConversationLog {
   if (!reader) return fallback;
   // Times are ISO text in one format (Prisma's): text order is time order, as Prisma orders them on SQLite.
-  const latest = reader.prepare<[string, string, number], RawMessage>(
+  const asMessage = sqliteRows(reader)<Message>('Message');
+  const latest = reader.prepare<[string, string, number]>(
     'SELECT m.* FROM "Message" m JOIN "Conversation" c ON c."id" = m."conversationId" ' +
       'WHERE c."nodeId" = ? AND c."kind" = ? AND m."deletedAt" IS NULL ORDER BY m."createdAt" DESC, m."id" DESC LIMIT ?',
   );
   return {
     async latestMessages(nodeId, kind, limit) {
-      return latest.all(nodeId, kind, limit).map((row) => ({
-        ...row,
-        metadata: row.metadata === null ? null : JSON.parse(row.metadata),
-        createdAt: fromSqliteTime(row.createdAt),
-        deletedAt: row.deletedAt === null ? null : fromSqliteTime(row.deletedAt),
-      }));
+      return latest.all(nodeId, kind, limit).map(asMessage);
     },
   };
 }

@@ -1,7 +1,8 @@
 import type Sqlite from 'better-sqlite3';
 import type { ChangeKind, Map as MapRow } from '../generated/sqlite/client.ts';
 import type { Tx } from './database.ts';
-import { fromSqliteTime, preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+import { sqliteRows } from './sqlite-rows.ts';
 
 /** One event row as the map's log stores it (`appendEvents` in the server builds them). */
 export interface EventRow {
@@ -64,13 +65,6 @@ export function prismaMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
   return log;
 }
 
-type RawMap = Omit<MapRow, 'constraints' | 'autoRun' | 'createdAt' | 'updatedAt'> & {
-  constraints: string;
-  autoRun: number;
-  createdAt: string;
-  updatedAt: string;
-};
-
 /**
  * The map log on SQLite, on `connection()`: the better-sqlite3 connection Prisma's adapter opened, where the
  * write queue's transaction is open. Each call checks that a transaction is open on it, so nothing here can
@@ -80,7 +74,8 @@ export function sqliteMapLog(connection: () => Sqlite.Database | undefined, fall
   const statements = preparedInTransaction(
     connection,
     (db) => ({
-      map: db.prepare<[string], RawMap>('SELECT * FROM "Map" WHERE "id" = ?').safeIntegers(false),
+      map: db.prepare<[string]>('SELECT * FROM "Map" WHERE "id" = ?'),
+      asMap: sqliteRows(db)<MapRow>('Map'),
       bump: db.prepare<[number, string, string]>('UPDATE "Map" SET "lastSeq" = ?, "updatedAt" = ? WHERE "id" = ?'),
       event: db.prepare(
         'INSERT INTO "Event" ("mapId", "seq", "type", "payload", "createdAt", "version", "actorId", "runId", "step", ' +
@@ -99,14 +94,7 @@ export function sqliteMapLog(connection: () => Sqlite.Database | undefined, fall
       const s = statements();
       if (!s) return fallback.openMap(tx, mapId);
       const row = s.map.get(mapId);
-      if (!row) return null;
-      return {
-        ...row,
-        constraints: JSON.parse(row.constraints),
-        autoRun: Boolean(row.autoRun),
-        createdAt: fromSqliteTime(row.createdAt),
-        updatedAt: fromSqliteTime(row.updatedAt),
-      };
+      return row === undefined ? null : s.asMap(row);
     },
     async append(tx, mapId, lastSeq, rows) {
       const s = statements();

@@ -3,7 +3,7 @@ import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.t
 import type { ConversationKind, DecisionKind, QuestionStatus } from '../generated/sqlite/enums.ts';
 import type { Tx } from './database.ts';
 import { ACTIVE_RUN_STATUSES } from './enums.ts';
-import { fromSqliteTime, preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
 import { sqliteRows } from './sqlite-rows.ts';
 
 /** A question's status and kind, and its run's status (whether it can still be answered). */
@@ -251,27 +251,6 @@ export function prismaRunLog(): RunLog {
   };
 }
 
-/** A node row as SQLite returns it: JSON and times as text. */
-type RawNode = Omit<Node, 'constraints' | 'createdAt' | 'updatedAt' | 'concludedAt' | 'staleSince'> & {
-  constraints: string;
-  createdAt: string;
-  updatedAt: string;
-  concludedAt: string | null;
-  staleSince: string | null;
-};
-
-/** A node row read back from SQLite, as Prisma returns it. */
-function nodeFromSqlite(row: RawNode): Node {
-  return {
-    ...row,
-    constraints: JSON.parse(row.constraints),
-    createdAt: fromSqliteTime(row.createdAt),
-    updatedAt: fromSqliteTime(row.updatedAt),
-    concludedAt: row.concludedAt === null ? null : fromSqliteTime(row.concludedAt),
-    staleSince: row.staleSince === null ? null : fromSqliteTime(row.staleSince),
-  };
-}
-
 /** Rows of the tables whose rows the run log returns whole, decoded as Prisma returns them. */
 function decoders(db: Sqlite.Database) {
   const rows = sqliteRows(db);
@@ -345,7 +324,7 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
         .pluck(),
       // A field not given is kept: status, intent and strategy are never set to null here, the reason may be.
       setNodeState: db
-        .prepare<[string | null, number, string | null, string | null, string | null, string, string], RawNode>(
+        .prepare<[string | null, number, string | null, string | null, string | null, string, string]>(
           'UPDATE "Node" SET "status" = COALESCE(?, "status"), ' +
             '"statusReason" = CASE WHEN ? THEN ? ELSE "statusReason" END, "intent" = COALESCE(?, "intent"), ' +
             '"strategy" = COALESCE(?, "strategy"), "updatedAt" = ? WHERE "id" = ? RETURNING *',
@@ -458,7 +437,7 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
         sqliteTime(new Date()),
         nodeId,
       );
-      return row ? nodeFromSqlite(row) : null;
+      return decoded(s.asNode, row);
     },
     async settleRunRow(tx, runId, status, spent) {
       const s = statements();
