@@ -17,12 +17,12 @@ interface Target {
 /** Rounds per connection count: each handler is measured once per round, in a rotating order (see benchQuery). */
 const ROUNDS = Number(process.env.BENCH_QUERY_ROUNDS ?? 4);
 
-/** The rounds of one handler as one result: requests and time summed, the rounds' median p50, their worst p99 and max. */
-function combine(rounds: LoadResult[], seconds: number): LoadResult {
+/** The rounds of one handler (each as long) as one result: their mean rate, median p50, worst p99 and max. */
+function combine(rounds: LoadResult[]): LoadResult {
   const p50s = rounds.map((r) => r.p50).sort((a, b) => a - b);
   return {
     count: rounds.reduce((n, r) => n + r.count, 0),
-    requestsPerSecond: rounds.reduce((n, r) => n + r.requestsPerSecond * seconds, 0) / (seconds * rounds.length),
+    requestsPerSecond: rounds.reduce((n, r) => n + r.requestsPerSecond, 0) / rounds.length,
     p50: p50s[Math.floor(p50s.length / 2)] ?? 0,
     p99: Math.max(...rounds.map((r) => r.p99)),
     max: Math.max(...rounds.map((r) => r.max)),
@@ -90,7 +90,7 @@ export async function benchQuery(databaseUrl: string, mapId: string, token: stri
     }
     const results = new Map<string, LoadResult>();
     for (const { handler } of targets) {
-      const result = combine(rounds.get(handler)!, slice);
+      const result = combine(rounds.get(handler)!);
       const times = inServer.get(handler)!;
       const requests = times.reduce((n, t) => n + t.requests, 0);
       results.set(handler, result);

@@ -119,31 +119,32 @@ export function sqliteAgentReads(reader: Sqlite.Database | undefined, fallback: 
     const row = s.node.get(id);
     return row === undefined ? null : asNode(row);
   };
+  // One read transaction: every statement sees the same commit.
+  const neighbourhood = reader.transaction((nodeId: string): NodeNeighbourhoodRead | null => {
+    const node = nodeById(nodeId);
+    if (!node) return null;
+    const children = s.children.all(nodeId).map(asNode);
+    return {
+      node: {
+        ...node,
+        map: asMap(s.map.get(node.mapId)),
+        parent: node.parentId ? nodeById(node.parentId) : null,
+        dependencies: s.dependencies.all(nodeId).map((row) => {
+          const dependency = asDependency(row);
+          return { ...dependency, dependsOn: nodeById(dependency.dependsOnId)! };
+        }),
+        children,
+        contextItems: s.contextItems.all(nodeId).map(asContextItem),
+      },
+      childDependencies: children.length ? s.childDependencies.all(nodeId, nodeId) : [],
+    };
+  });
   return {
     async nodeMapId(nodeId) {
       return s.nodeMapId.get(nodeId) ?? null;
     },
     async neighbourhood(nodeId) {
-      // One read transaction: every statement sees the same commit.
-      return reader.transaction(() => {
-        const node = nodeById(nodeId);
-        if (!node) return null;
-        const children = s.children.all(nodeId).map(asNode);
-        return {
-          node: {
-            ...node,
-            map: asMap(s.map.get(node.mapId)),
-            parent: node.parentId ? nodeById(node.parentId) : null,
-            dependencies: s.dependencies.all(nodeId).map((row) => {
-              const dependency = asDependency(row);
-              return { ...dependency, dependsOn: nodeById(dependency.dependsOnId)! };
-            }),
-            children,
-            contextItems: s.contextItems.all(nodeId).map(asContextItem),
-          },
-          childDependencies: children.length ? s.childDependencies.all(nodeId, nodeId) : [],
-        };
-      })();
+      return neighbourhood(nodeId);
     },
     async question(questionId) {
       const row = s.question.get(questionId);

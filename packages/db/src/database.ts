@@ -126,9 +126,11 @@ function keepConnection(
       const client = await connect();
       const held = client as unknown as { client?: unknown };
       connection = held.client instanceof Sqlite ? held.client : undefined;
-      if (connection) opened(connection);
-      // Prisma's queries run on the same connection, each SQL text prepared once (see `cacheStatements`).
-      if (connection) held.client = cacheStatements(connection);
+      if (connection) {
+        opened(connection);
+        // Prisma's queries run on the same connection, each SQL text prepared once (see `cacheStatements`).
+        held.client = cacheStatements(connection);
+      }
       return client;
     },
   });

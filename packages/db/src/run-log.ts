@@ -430,7 +430,7 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
       if (!s) return fallback.setNodeState(tx, nodeId, change);
       const row = s.setNodeState.get(
         change.status ?? null,
-        change.statusReason === undefined ? 0 : 1,
+        given(change.statusReason),
         change.statusReason ?? null,
         change.intent ?? null,
         change.strategy ?? null,
@@ -454,9 +454,9 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
       if (!s) return fallback.resolveQuestion(tx, questionId, from, change);
       const row = s.resolveQuestion.get(
         change.status,
-        change.answeredAt === undefined ? 0 : 1,
+        given(change.answeredAt),
         change.answeredAt === undefined ? null : sqliteTime(change.answeredAt),
-        change.reply === undefined ? 0 : 1,
+        given(change.reply),
         change.reply === undefined ? null : JSON.stringify(change.reply),
         questionId,
         JSON.stringify(from),
@@ -472,7 +472,6 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
     async endRun(tx, runId, end, spent) {
       const s = statements();
       if (!s) return fallback.endRun(tx, runId, end, spent);
-      const given = (value: unknown) => (value === undefined ? 0 : 1);
       const row = s.endRun.get(
         end.status,
         given(end.output),
@@ -493,6 +492,9 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
     },
   };
 }
+
+/** 1 when a field of a change is given (the statement sets it), 0 when it is kept. */
+const given = (value: unknown) => (value === undefined ? 0 : 1);
 
 /** A row read by a statement of one's own, as Prisma returns it; null when there was none. */
 const decoded = <T>(decode: (row: unknown) => T, row: unknown): T | null => (row === undefined ? null : decode(row));

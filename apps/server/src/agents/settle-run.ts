@@ -110,10 +110,9 @@ export async function settleRun(
         return;
       }
       const end = endOf(outcome);
-      const status = end.status;
       const updated = await ctx.db.runLog.endRun(tx, run.id, end, unsettled);
       if (!updated) return;
-      if (checkpointWindow > 0 && (status === 'COMPLETED' || status === 'FAILED'))
+      if (checkpointWindow > 0 && (end.status === 'COMPLETED' || end.status === 'FAILED'))
         await pruneFinishedIn(ctx.db, tx, run.mapId, checkpointWindow);
       if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(updated) } });
       if (outcome.status === 'FAILED' || outcome.status === 'CANCELLED') {
