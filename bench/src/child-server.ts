@@ -18,6 +18,16 @@ export interface ServerTimes {
   requests: number;
 }
 
+/** The memory and handles of a benchmark server, read in its process (after a full collection when it can). */
+export interface ProcessStats {
+  rssMb: number;
+  heapUsedMb: number;
+  /** Live handles and requests (sockets, timers, …): `process.getActiveResourcesInfo()`. */
+  handles: number;
+  /** Whether the figures follow a full garbage collection (the process runs with `--expose-gc`). */
+  afterGc: boolean;
+}
+
 /** A benchmark server running in its own process, so the load generator does not share its event loop. */
 export interface ChildServer {
   url: string;
@@ -28,24 +38,44 @@ export interface ChildServer {
    * processes load the machine).
    */
   serverTimes(): Promise<ServerTimes>;
+  /** Its memory and handles now. */
+  stats(): Promise<ProcessStats>;
+  /** Writes a V8 heap snapshot of the server to `file` (for finding what grows). */
+  heapSnapshot(file: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Options of {@link startChildServer}. */
+export interface ChildServerOptions {
+  /** Arguments after the database URL (the map a `memory` server serves). */
+  args?: string[];
+  /** V8 flags besides {@link SERVER_FLAGS} (`--expose-gc` for a soak). */
+  flags?: string[];
 }
 
 /** Starts `serve.ts` in a child process and waits for it to listen. */
 export function startChildServer(
   mode: 'graphql' | 'plain' | 'memory',
   databaseUrl: string,
-  ...args: string[]
+  options: ChildServerOptions = {},
 ): Promise<ChildServer> {
   const script = fileURLToPath(new URL('./serve.ts', import.meta.url));
   const child: ChildProcess = spawn(
     process.execPath,
-    [...SERVER_FLAGS, '--import', 'tsx', script, mode, databaseUrl, ...args],
+    [...SERVER_FLAGS, ...(options.flags ?? []), '--import', 'tsx', script, mode, databaseUrl, ...(options.args ?? [])],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
       env: { ...process.env, NODE_ENV: 'production' },
     },
   );
+  // Requests over the IPC channel, answered in order.
+  const answers: ((message: unknown) => void)[] = [];
+  child.on('message', (message) => answers.shift()?.(message));
+  const ask = <T>(request: { type: 'stats' } | { type: 'heap-snapshot'; file: string }) =>
+    new Promise<T>((resolve) => {
+      answers.push((message) => resolve(message as T));
+      child.send(request);
+    });
   const lines = createInterface({ input: child.stdout! });
   const waiters: ((line: string) => void)[] = [];
   lines.on('line', (line) => waiters.shift()?.(line));
@@ -63,6 +93,8 @@ export function startChildServer(
       const [p50 = 0, p99 = 0, max = 0, cpuUs = 0, requests = 0] = (await answer).split(' ').map(Number);
       return { p50, p99, max, cpuUs, requests };
     },
+    stats: () => ask<ProcessStats>({ type: 'stats' }),
+    heapSnapshot: (file) => ask<void>({ type: 'heap-snapshot', file }),
     async peakRssMb() {
       const answer = nextLine('PEAK_RSS');
       child.kill('SIGUSR2');

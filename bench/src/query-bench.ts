@@ -50,9 +50,9 @@ export async function benchQuery(databaseUrl: string, mapId: string, token: stri
       ? '  load generator: wrk'
       : '  load generator: node:http closed loops (install wrk for an independent client; this one adds its own tail)',
   );
-  const memory = await startChildServer('memory', databaseUrl, mapId);
-  const plain = await startChildServer('plain', databaseUrl, mapId);
-  const graphql = await startChildServer('graphql', databaseUrl, mapId);
+  const memory = await startChildServer('memory', databaseUrl, { args: [mapId] });
+  const plain = await startChildServer('plain', databaseUrl, { args: [mapId] });
+  const graphql = await startChildServer('graphql', databaseUrl, { args: [mapId] });
   const authorization = `Bearer ${token}`;
   const search = new URLSearchParams({ query: QUERY, variables: JSON.stringify({ id: mapId }) });
   const targets: Target[] = [

@@ -11,6 +11,7 @@ import { benchDivergent } from './divergent-bench.ts';
 import { benchFanout } from './fanout-bench.ts';
 import { benchQuery } from './query-bench.ts';
 import { seedMap } from './seed.ts';
+import { benchSoak } from './soak/soak-bench.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const events = Number(process.env.BENCH_EVENTS ?? 30);
@@ -43,6 +44,17 @@ await bench('fanout', () => benchFanout(databaseUrl, mapId, target.id, token, ev
 await bench('agents', () => benchAgents());
 await bench('divergent', () => benchDivergent());
 await bench('consultation', () => benchConsultation());
+// The soak runs only when asked for by name: it takes half an hour by default.
+if (process.env.BENCH_ONLY === 'soak') {
+  await bench('soak', () =>
+    benchSoak({
+      minutes: Number(process.env.BENCH_SOAK_MINUTES ?? 30),
+      rate: Number(process.env.BENCH_SOAK_RATE ?? 45),
+      snapshots: process.env.BENCH_SOAK_SNAPSHOTS,
+      intervalS: Number(process.env.BENCH_SOAK_INTERVAL_S ?? 60),
+    }),
+  );
+}
 for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 // Whatever a bench left open (a socket of a failed run), the figures are printed: end here.
 process.exit();

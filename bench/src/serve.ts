@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeHeapSnapshot } from 'node:v8';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
 
@@ -22,6 +23,22 @@ const serverTimes: number[] = [];
 // event fanned out), the figure that stays put on a shared machine where throughput and latency move with its load.
 let cpuSince = process.cpuUsage();
 process.on('SIGUSR2', () => console.log(`PEAK_RSS ${peakRssMb().toFixed(1)}`));
+// The bench's questions over the IPC channel: memory and handles (after a full collection when --expose-gc is on), or a
+// heap snapshot written to a file.
+process.on('message', (message: { type: 'stats' } | { type: 'heap-snapshot'; file: string }) => {
+  if (message.type === 'heap-snapshot') {
+    writeHeapSnapshot(message.file);
+    return void process.send?.(null);
+  }
+  gc?.();
+  const memory = process.memoryUsage();
+  process.send?.({
+    rssMb: memory.rss / 2 ** 20,
+    heapUsedMb: memory.heapUsed / 2 ** 20,
+    handles: process.getActiveResourcesInfo().length,
+    afterGc: !!gc,
+  });
+});
 process.on('SIGUSR1', () => {
   const requests = serverTimes.length;
   const sorted = serverTimes.splice(0).sort((a, b) => a - b);

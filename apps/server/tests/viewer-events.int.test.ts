@@ -47,16 +47,19 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     };
   }
 
-  /** Waits until a live feed listens to every one of these maps (a feed without `after` only sees what follows). */
-  const listening = (...mapIds: string[]) =>
-    expect.poll(() => mapIds.every((mapId) => server.app.bus.listenerCount(mapId) > 0)).toBe(true);
+  /**
+   * Waits until `count` live feeds of the viewer listen (a feed without `after` only sees what follows): one
+   * subscription to the viewer's feed each, whatever the number of maps.
+   */
+  const listening = (count = 1, viewerId = server.alice.id) =>
+    expect.poll(() => server.app.bus.feedListenerCount(viewerId)).toBe(count);
 
   it('should replay exactly what was missed on every map after a dropped connection, then go on live', async () => {
     const alice = server.connect(server.alice.token).client;
     const a = await createMap(alice, 'Map A');
     const b = await createMap(alice, 'Map B');
     const first = feed(server.alice.token, { mapIds: [a, b] });
-    await listening(a, b);
+    await listening();
     const rootA = await createNode(alice, a, 'A root'); // a:2
     const rootB = await createNode(alice, b, 'B root'); // b:2
     const seen = await first.edges(2);
@@ -96,13 +99,15 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     const alice = server.connect(server.alice.token).client;
     const existing = await createMap(alice, 'Existing');
     const sub = feed(server.alice.token, { types: ['MapCreated', 'NodeCreated'] });
-    await listening(existing);
+    await listening();
     const fresh = await createMap(alice, 'Created while subscribed');
     await createNode(alice, fresh, 'its root');
-    const edges = await sub.edges(2);
+    await createNode(alice, existing, 'the older map goes on too');
+    const edges = await sub.edges(3);
     expect(edges.map((edge) => [edge.event.__typename, edge.event.mapId, edge.event.seq])).toEqual([
       ['MapCreated', fresh, 1],
       ['NodeCreated', fresh, 2],
+      ['NodeCreated', existing, 2],
     ]);
   });
 
@@ -112,7 +117,7 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     const b = await createMap(alice, 'Filtered out');
     const byMap = feed(server.alice.token, { mapIds: [a], after: undefined });
     const byType = feed(server.alice.token, { mapIds: [a, b], types: ['NodeUpdated'] });
-    await listening(a, b);
+    await listening(2);
     const rootB = await createNode(alice, b, 'not for byMap');
     const node = await createNode(alice, a, 'for byMap');
     await createNode(alice, b, 'not for byMap either', rootB.id);
@@ -135,7 +140,7 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     const alicesMap = await createMap(alice, 'Alice’s');
     const bobsMap = await createMap(bob, 'Bob’s');
     const bobsFeed = feed(server.bob.token, { mapIds: [alicesMap, bobsMap] });
-    await listening(bobsMap);
+    await listening(1, server.bob.id);
     await createNode(alice, alicesMap, 'private');
     await createNode(bob, bobsMap, 'Bob’s own');
     expect(places(await bobsFeed.edges(1))).toEqual([[bobsMap, 2]]);
@@ -154,7 +159,7 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     const doomed = await createMap(alice, 'Doomed');
     const kept = await createMap(alice, 'Kept');
     const sub = feed(server.alice.token, { mapIds: [doomed, kept] });
-    await listening(doomed, kept);
+    await listening();
     await call(alice, DELETE_MAP, { id: doomed });
     await createNode(alice, kept, 'still here');
     const edges = await sub.edges(2);
@@ -162,8 +167,7 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
       ['MapDeleted', doomed],
       ['NodeCreated', kept],
     ]);
-    expect(server.app.bus.listenerCount(doomed)).toBe(0);
-    // The cursor no longer names the deleted map: resuming from before its deletion never brings it back.
+    // Resuming after its deletion never brings the deleted map back.
     const resumed = feed(server.alice.token, { after: edges[0]!.cursor, mapIds: [doomed, kept] });
     expect(places(await resumed.edges(1))).toEqual([[kept, 2]]);
   });
@@ -173,7 +177,7 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     const doomed = await createMap(alice, 'Deleted while away');
     const kept = await createMap(alice, 'Kept while away');
     const first = feed(server.alice.token, { mapIds: [doomed, kept] });
-    await listening(doomed, kept);
+    await listening();
     await createNode(alice, doomed, 'seen before leaving');
     const [seen] = await first.edges(1);
     first.stop();
@@ -237,6 +241,48 @@ describe.each(providers)('the viewer-wide event feed on %s', (provider) => {
     const live = feed(viewer.token, { after });
     await createNode(client, b, 'b3', rootB.id);
     expect(places(await live.edges(1))).toEqual([[b, 3]]);
+  });
+
+  it('should give cursors that do not grow with the number of maps, and release the feed when it ends', async () => {
+    const viewer = await createUserWithToken(server.db, 'Many maps');
+    const client = server.connect(viewer.token).client;
+    const live = feed(viewer.token);
+    await listening(1, viewer.user.id);
+    const maps: string[] = [];
+    for (let i = 0; i < 30; i++) maps.push(await createMap(client, `Map ${i}`));
+    const edges = await live.edges(30);
+    expect(edges.map((edge) => edge.event.mapId)).toEqual(maps);
+    const lengths = new Set(edges.slice(9).map((edge) => edge.cursor.length));
+    expect(lengths.size).toBe(1);
+    expect(edges.at(-1)!.cursor.length).toBeLessThan(40);
+    live.stop();
+    await listening(0, viewer.user.id);
+  });
+
+  it('should resume from a cursor of the earlier per-map form exactly where it stood', async () => {
+    const viewer = await createUserWithToken(server.db, 'Upgraded dashboard');
+    const client = server.connect(viewer.token).client;
+    const a = await createMap(client, 'Old A'); // a:1
+    const b = await createMap(client, 'Old B'); // b:1
+    const idle = await createMap(client, 'Old idle'); // idle:1
+    const rootA = await createNode(client, a, 'a2');
+    const rootB = await createNode(client, b, 'b2');
+    // The earlier server's cursor after a:2 and b:1, having seen nothing of the idle map yet.
+    const legacy = Buffer.from(JSON.stringify({ [a]: 2, [b]: 1, [idle]: 0 })).toString('base64url');
+    await createNode(client, a, 'a3', rootA.id);
+    const expected = [
+      [idle, 1],
+      [b, 2],
+      [a, 3],
+    ];
+    const page = await call(client, VIEWER_EVENTS, { after: legacy });
+    expect(
+      page.edges.map((edge) => [(edge.event as { mapId: string }).mapId, (edge.event as { seq: number }).seq]),
+    ).toEqual(expected);
+    const resumed = feed(viewer.token, { after: legacy });
+    expect(places(await resumed.edges(3))).toEqual(expected);
+    await createNode(client, b, 'b3', rootB.id);
+    expect(places(await resumed.edges(4)).at(-1)).toEqual([b, 3]);
   });
 
   it('should refuse a cursor it did not give and an unknown event type', async () => {

@@ -8,7 +8,7 @@ import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { type AgentReads, prismaAgentReads, sqliteAgentReads } from './agent-reads.ts';
 import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
 import { type ConversationLog, prismaConversationLog, sqliteConversationLog } from './conversation-log.ts';
-import { type MapLog, prismaMapLog, sqliteMapLog } from './map-log.ts';
+import { createMapLog, type MapLog } from './map-log.ts';
 import { type MapVersion, type MapVersionProbe, postgresProbe, prismaProbe, sqliteProbe } from './map-version-probe.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
 import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
@@ -165,7 +165,7 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
     prisma,
     ...(reads && { reads }),
     probe: reader ? sqliteProbe(reader, file) : prismaProbe(prisma),
-    mapLog: sqliteMapLog(connection, prismaMapLog('sqlite')),
+    mapLog: createMapLog('sqlite'),
     checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
     runLog: sqliteRunLog(connection, prismaRunLog()),
     conversationLog: sqliteConversationLog(reader, prismaConversationLog(prisma)),
@@ -209,7 +209,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
   return {
     prisma,
     probe: postgresProbe(pool),
-    mapLog: prismaMapLog('postgresql'),
+    mapLog: createMapLog('postgresql'),
     checkpointLog: prismaCheckpointLog(prisma),
     runLog: prismaRunLog(),
     conversationLog: prismaConversationLog(prisma),

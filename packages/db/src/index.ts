@@ -33,7 +33,7 @@ export {
   withRelaxedWrites,
 } from './database.ts';
 export * from './enums.ts';
-export type { EventRow, MapLog } from './map-log.ts';
+export type { EventRow, LoggedMap, MapLog } from './map-log.ts';
 export type { MapVersion } from './map-version-probe.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';

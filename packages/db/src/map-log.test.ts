@@ -17,24 +17,12 @@ describe.each(providers)('map log on %s', (provider) => {
     });
   }
 
-  it('should read a map row exactly as Prisma reads it, inside a write', async () => {
-    const { db } = database;
-    const map = await newMap();
-    const [fromLog, fromPrisma] = await db.write(async (tx) => [
-      await db.mapLog.openMap(tx, map.id),
-      await tx.map.findUnique({ where: { id: map.id } }),
-    ]);
-    expect(fromLog).toEqual(fromPrisma);
-    expect(fromLog?.updatedAt).toBeInstanceOf(Date);
-    expect(await db.write((tx) => db.mapLog.openMap(tx, 'no-such-map'))).toBeNull();
-  });
-
-  it('should append events that Prisma reads back, moving the map on', async () => {
+  it("should append events that Prisma reads back, moving the map and its owner's feed on", async () => {
     const { db } = database;
     const map = await newMap();
     const createdAt = new Date('2026-01-02T03:04:05.678Z');
     await db.write((tx) =>
-      db.mapLog.append(tx, map.id, 2, [
+      db.mapLog.append(tx, map, 2, [
         { seq: 1, type: 'NodeCreated', version: 2, payload: { node: { id: 'n', text: '中文' } }, createdAt },
         {
           seq: 2,
@@ -66,6 +54,8 @@ describe.each(providers)('map log on %s', (provider) => {
         changeSeq: null,
         revertsSeq: null,
         changeKind: null,
+        ownerId: map.ownerId,
+        feedSeq: 1,
       },
       {
         mapId: map.id,
@@ -80,6 +70,8 @@ describe.each(providers)('map log on %s', (provider) => {
         changeSeq: 1,
         revertsSeq: null,
         changeKind: 'EDIT',
+        ownerId: map.ownerId,
+        feedSeq: 2,
       },
     ]);
     const after = await db.read.map.findUniqueOrThrow({ where: { id: map.id } });
@@ -88,9 +80,41 @@ describe.each(providers)('map log on %s', (provider) => {
     expect((await db.mapVersion(map.id))?.lastSeq).toBe(2);
     // A sequence number is never reused: the log refuses a second event with it, and the write rolls back.
     await expect(
-      db.write((tx) => db.mapLog.append(tx, map.id, 3, [{ seq: 2, type: 'X', version: 1, payload: {}, createdAt }])),
+      db.write((tx) => db.mapLog.append(tx, map, 3, [{ seq: 2, type: 'X', version: 1, payload: {}, createdAt }])),
     ).rejects.toThrow();
     expect((await db.read.map.findUniqueOrThrow({ where: { id: map.id } })).lastSeq).toBe(2);
+    expect((await db.read.user.findUniqueOrThrow({ where: { id: map.ownerId } })).lastFeedSeq).toBe(2);
+  });
+
+  it("should number the events of all an owner's maps in one feed, consecutive across maps and never reused", async () => {
+    const { db } = database;
+    const first = await newMap();
+    const second = await db.write((tx) =>
+      tx.map.create({ data: { ownerId: first.ownerId, title: 'second', constraints: [] } }),
+    );
+    const createdAt = new Date();
+    const event = (seq: number) => ({ seq, type: 'NodeCreated', version: 1, payload: {}, createdAt });
+    expect(await db.write((tx) => db.mapLog.append(tx, first, 1, [event(1)]))).toBe(1);
+    expect(await db.write((tx) => db.mapLog.append(tx, second, 2, [event(1), event(2)]))).toBe(2);
+    // A write that rolls back leaves no position taken: the next one continues where the committed ones ended.
+    await expect(
+      db.write(async (tx) => {
+        await db.mapLog.append(tx, first, 2, [event(2)]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await db.write((tx) => db.mapLog.append(tx, first, 2, [event(2)]))).toBe(4);
+    const feed = await db.read.event.findMany({
+      where: { ownerId: first.ownerId },
+      orderBy: { feedSeq: 'asc' },
+      select: { mapId: true, seq: true, feedSeq: true },
+    });
+    expect(feed).toEqual([
+      { mapId: first.id, seq: 1, feedSeq: 1 },
+      { mapId: second.id, seq: 1, feedSeq: 2 },
+      { mapId: second.id, seq: 2, feedSeq: 3 },
+      { mapId: first.id, seq: 2, feedSeq: 4 },
+    ]);
   });
 
   it('should store a receipt once and read its result back', async () => {

@@ -1,8 +1,5 @@
-import type Sqlite from 'better-sqlite3';
 import type { ChangeKind, Map as MapRow } from '../generated/sqlite/client.ts';
 import type { Tx } from './database.ts';
-import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
-import { sqliteRows } from './sqlite-rows.ts';
 
 /** One event row as the map's log stores it (`appendEvents` in the server builds them). */
 export interface EventRow {
@@ -19,28 +16,35 @@ export interface EventRow {
   changeKind?: ChangeKind | null;
 }
 
+/** The map whose log is appended to: its id and its owner, whose feed the events join. */
+export interface LoggedMap {
+  id: string;
+  ownerId: string;
+}
+
 /**
- * The statements every command runs, inside its write transaction: the map's row (locked on PostgreSQL), the
- * events it appends with the map's `lastSeq`, and its idempotency receipt. They are the hot path of every
- * change (an agent's processed node runs them some 25 times), so on SQLite they are prepared once and run on
- * the connection of the open transaction without the ORM's per-call cost (a Prisma call costs some 0.3 ms of
- * JavaScript; the same statement prepared, some 0.02 ms). On PostgreSQL they are Prisma calls.
+ * The statements every command runs inside its write transaction: the map's row and lock, the events it
+ * appends, and its idempotency receipt.
  */
 export interface MapLog {
   /** Takes the map row's lock until the transaction ends (PostgreSQL `FOR UPDATE`; SQLite writes are one at a time). */
   lock(tx: Tx, mapId: string): Promise<void>;
-  /** Takes the map row's lock (PostgreSQL: `FOR UPDATE`; SQLite writes are already one at a time) and reads it. */
+  /** Takes the map row's lock and reads the row. */
   openMap(tx: Tx, mapId: string): Promise<MapRow | null>;
-  /** Moves the map's `lastSeq` (and `updatedAt`) and inserts the events, in the caller's transaction. */
-  append(tx: Tx, mapId: string, lastSeq: number, rows: readonly EventRow[]): Promise<void>;
+  /**
+   * Inserts the events with the map's `lastSeq` moved to `lastSeq`, and gives them the next positions of the
+   * owner's feed (`User.lastFeedSeq`, moved in the same statement that locks the owner's row until commit, so
+   * positions are consecutive and committed in order). Returns the first event's feed position.
+   */
+  append(tx: Tx, map: LoggedMap, lastSeq: number, rows: readonly EventRow[]): Promise<number>;
   /** The stored result of a command already run under this idempotency key, if any. */
   receipt(tx: Tx, key: string): Promise<{ result: unknown } | null>;
   /** Stores a command's result under its idempotency key. */
   storeReceipt(tx: Tx, key: string, result: unknown): Promise<void>;
 }
 
-/** The map log through Prisma (PostgreSQL, and SQLite before its connection is known). */
-export function prismaMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
+/** The map log, the same statements on both databases. */
+export function createMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
   const log: MapLog = {
     async lock(tx, mapId) {
       if (provider === 'postgresql') await tx.$queryRaw`SELECT "id" FROM "Map" WHERE "id" = ${mapId} FOR UPDATE`;
@@ -49,11 +53,24 @@ export function prismaMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
       await log.lock(tx, mapId);
       return tx.map.findUnique({ where: { id: mapId } });
     },
-    async append(tx, mapId, lastSeq, rows) {
-      await tx.map.updateMany({ where: { id: mapId }, data: { lastSeq } });
-      await tx.event.createMany({
-        data: rows.map((row) => ({ ...row, mapId, payload: row.payload as object })),
+    async append(tx, map, lastSeq, rows) {
+      const owner = await tx.user.update({
+        where: { id: map.ownerId },
+        data: { lastFeedSeq: { increment: rows.length } },
+        select: { lastFeedSeq: true },
       });
+      const firstFeedSeq = owner.lastFeedSeq - rows.length + 1;
+      await tx.map.updateMany({ where: { id: map.id }, data: { lastSeq } });
+      await tx.event.createMany({
+        data: rows.map((row, i) => ({
+          ...row,
+          mapId: map.id,
+          ownerId: map.ownerId,
+          feedSeq: firstFeedSeq + i,
+          payload: row.payload as object,
+        })),
+      });
+      return firstFeedSeq;
     },
     async receipt(tx, key) {
       return tx.commandReceipt.findUnique({ where: { key }, select: { result: true } });
@@ -63,69 +80,4 @@ export function prismaMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
     },
   };
   return log;
-}
-
-/**
- * The map log on SQLite, on `connection()`: the better-sqlite3 connection Prisma's adapter opened, where the
- * write queue's transaction is open. Each call checks that a transaction is open on it, so nothing here can
- * write outside the queue's transaction.
- */
-export function sqliteMapLog(connection: () => Sqlite.Database | undefined, fallback: MapLog): MapLog {
-  const statements = preparedInTransaction(
-    connection,
-    (db) => ({
-      map: db.prepare<[string]>('SELECT * FROM "Map" WHERE "id" = ?'),
-      asMap: sqliteRows(db)<MapRow>('Map'),
-      bump: db.prepare<[number, string, string]>('UPDATE "Map" SET "lastSeq" = ?, "updatedAt" = ? WHERE "id" = ?'),
-      event: db.prepare(
-        'INSERT INTO "Event" ("mapId", "seq", "type", "payload", "createdAt", "version", "actorId", "runId", "step", ' +
-          '"changeSeq", "revertsSeq", "changeKind") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
-      receipt: db.prepare<[string], { result: string }>('SELECT "result" FROM "CommandReceipt" WHERE "key" = ?'),
-      storeReceipt: db.prepare<[string, string, string]>(
-        'INSERT INTO "CommandReceipt" ("key", "result", "createdAt") VALUES (?, ?, ?)',
-      ),
-    }),
-    'the map log',
-  );
-  return {
-    lock: fallback.lock,
-    async openMap(tx, mapId) {
-      const s = statements();
-      if (!s) return fallback.openMap(tx, mapId);
-      const row = s.map.get(mapId);
-      return row === undefined ? null : s.asMap(row);
-    },
-    async append(tx, mapId, lastSeq, rows) {
-      const s = statements();
-      if (!s) return fallback.append(tx, mapId, lastSeq, rows);
-      s.bump.run(lastSeq, sqliteTime(new Date()), mapId);
-      for (const row of rows)
-        s.event.run(
-          mapId,
-          row.seq,
-          row.type,
-          JSON.stringify(row.payload),
-          sqliteTime(row.createdAt),
-          row.version,
-          row.actorId ?? null,
-          row.runId ?? null,
-          row.step ?? null,
-          row.changeSeq ?? null,
-          row.revertsSeq ?? null,
-          row.changeKind ?? null,
-        );
-    },
-    async receipt(tx, key) {
-      const s = statements();
-      if (!s) return fallback.receipt(tx, key);
-      const row = s.receipt.get(key);
-      return row ? { result: JSON.parse(row.result) } : null;
-    },
-    async storeReceipt(tx, key, result) {
-      const s = statements();
-      if (!s) return fallback.storeReceipt(tx, key, result);
-      s.storeReceipt.run(key, JSON.stringify(result ?? null), sqliteTime(new Date()));
-    },
-  };
 }

@@ -206,7 +206,10 @@ export class CommandConsultationStore
     const previous = this.streams.get(consultationId) ?? Promise.resolve();
     const next = previous
       .then(async () => streamConsultationReply(await this.commands(consultationId), consultationId, text))
-      .catch((error: unknown) => this.logError(error));
+      .catch((error: unknown) => this.logError(error))
+      .finally(() => {
+        if (this.streams.get(consultationId) === next) this.streams.delete(consultationId);
+      });
     this.streams.set(consultationId, next);
   }
 }

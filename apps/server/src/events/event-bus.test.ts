@@ -2,26 +2,38 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileRedisChannel } from '../../tests/helpers/redis-channel.ts';
 import { redisAnswers, sharedRedisUrl as redisUrl } from '../../tests/helpers/redis-reachable.ts';
-import { createEventBus, type EventBus } from './event-bus.ts';
+import { createEventBus, type EventBus, feedTopic, type LiveItem, mapTopic, RESYNC } from './event-bus.ts';
 import type { MapEvent } from './map-event.ts';
 
-/** A small event of `mapId` with sequence `seq`. */
-function tokens(mapId: string, seq: number): MapEvent {
+/** A small event of `mapId` with sequence `seq`, owned by `ownerId` at position `feedSeq` of their feed. */
+function tokens(mapId: string, seq: number, ownerId = 'owner', feedSeq = seq): MapEvent {
   const payload = { runId: 'run', nodeId: null, text: `t${seq}` };
-  return { type: 'AgentTokens', payload, mapId, seq, createdAt: new Date().toISOString() };
+  return { type: 'AgentTokens', payload, mapId, seq, createdAt: new Date().toISOString(), ownerId, feedSeq };
 }
 
 describe('in-process event bus', () => {
-  it("should deliver a map's events only to that map's listeners, in order", () => {
+  it("should deliver a map's events only to that map's subscribers, in order, and every map's to its owner's feed", async () => {
     const bus = createEventBus({ logError: (error) => expect.unreachable(String(error)) });
     const seen: string[] = [];
     bus.listen('a', (event) => seen.push(`a${event.seq}`));
     bus.listen('b', (event) => seen.push(`b${event.seq}`));
+    const feed = bus.subscribe(feedTopic('owner'));
+    const first = feed.next();
     bus.publish([tokens('a', 1), tokens('a', 2)]);
-    expect(seen).toEqual(['a1', 'a2']);
+    bus.publish([tokens('c', 1, 'owner', 3)]);
+    bus.publish([tokens('d', 1, 'someone else', 1)]);
+    await expect.poll(() => seen).toEqual(['a1', 'a2']);
+    const places = (item: IteratorResult<LiveItem>) =>
+      item.value === RESYNC ? item.value : item.value?.map((event: MapEvent) => [event.mapId, event.feedSeq]);
+    expect(places(await first)).toEqual([
+      ['a', 1],
+      ['a', 2],
+    ]);
+    expect(places(await feed.next())).toEqual([['c', 3]]);
+    await feed.return();
   });
 
-  it('should log a failing listener and still deliver to the others', () => {
+  it('should log a failing listener and still deliver to the others', async () => {
     const errors: unknown[] = [];
     const bus = createEventBus({ logError: (error) => errors.push(error) });
     const seen: number[] = [];
@@ -30,22 +42,52 @@ describe('in-process event bus', () => {
     });
     bus.listen('a', (event) => seen.push(event.seq));
     expect(() => bus.publish([tokens('a', 1)])).not.toThrow();
-    expect(seen).toEqual([1]);
+    await expect.poll(() => seen).toEqual([1]);
     expect(errors).toEqual([new Error('listener broke')]);
   });
 
-  it('should count listeners and forget a stopped one', () => {
+  it('should count subscribers and forget one that stopped, with the topic it was the last to follow', async () => {
     const bus = createEventBus({ logError: () => {} });
     const stopA = bus.listen('a', () => {});
     const stopB = bus.listen('a', () => {});
     bus.listen('b', () => {});
-    expect(bus.listenerCount()).toBe(3);
+    await expect.poll(() => bus.listenerCount()).toBe(3);
     expect(bus.listenerCount('a')).toBe(2);
     stopA();
     stopA();
-    expect(bus.listenerCount('a')).toBe(1);
+    await expect.poll(() => bus.listenerCount('a')).toBe(1);
     stopB();
-    expect([bus.listenerCount('a'), bus.listenerCount()]).toEqual([0, 1]);
+    await expect.poll(() => [bus.listenerCount('a'), bus.listenerCount()]).toEqual([0, 1]);
+    expect([...bus.followed().keys()]).toEqual([mapTopic('b')]);
+  });
+
+  it('should keep at most a thousand batches for a subscriber that does not read, dropping the oldest', async () => {
+    const bus = createEventBus({ logError: (error) => expect.unreachable(String(error)) });
+    const live = bus.subscribe(mapTopic('a'));
+    const first = live.next();
+    for (let seq = 1; seq <= 1_500; seq++) bus.publish([tokens('a', seq)]);
+    const seqs: number[] = [];
+    for (let result = await first; !result.done; ) {
+      if (result.value !== RESYNC) seqs.push(...result.value.map((event) => event.seq));
+      if (seqs.at(-1) === 1_500) break;
+      result = await live.next();
+    }
+    // The first was taken by the waiting `next()`; of the rest, the newest thousand are kept (the stream reading
+    // them fills the jump from 1 to 501 from the log).
+    expect(seqs).toEqual([1, ...Array.from({ length: 1_000 }, (_, i) => 501 + i)]);
+    expect(bus.followed().get(mapTopic('a'))).toBe(1_500);
+    await live.return();
+    expect(bus.listenerCount()).toBe(0);
+  });
+
+  it('should tell the subscribers of a topic to read the log again when asked', async () => {
+    const bus = createEventBus({ logError: (error) => expect.unreachable(String(error)) });
+    const live = bus.subscribe(mapTopic('a'));
+    const first = live.next();
+    await expect.poll(() => bus.listenerCount('a')).toBe(1);
+    bus.resync([mapTopic('a')]);
+    expect((await first).value).toBe(RESYNC);
+    await live.return();
   });
 });
 
@@ -76,8 +118,9 @@ describe.skipIf(!reachable)('event bus over Redis', () => {
     const remote: number[] = [];
     one.listen(mapId, (event) => local.push(event.seq));
     two.listen(mapId, (event) => remote.push(event.seq));
+    await expect.poll(() => [one.listenerCount(mapId), two.listenerCount(mapId)]).toEqual([1, 1]);
     one.publish([tokens(mapId, 1), tokens(mapId, 2)]);
-    expect(local).toEqual([1, 2]);
+    await expect.poll(() => local).toEqual([1, 2]);
     await expect.poll(() => remote).toEqual([1, 2]);
     // The Redis copy of its own events comes back to `one` too; it must not deliver them a second time.
     two.publish([tokens(mapId, 3)]);

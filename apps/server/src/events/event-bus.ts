@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Repeater } from 'graphql-yoga';
 import { Redis } from 'ioredis';
+import { type LiveItem, LiveTopics, mapTopic, RESYNC, type Topic } from './live-topics.ts';
 import type { MapEvent } from './map-event.ts';
 
-/** Receives the committed events of one map, in sequence order as published. */
-export type EventListener = (event: MapEvent) => void;
+export { feedTopic, type LiveItem, mapTopic, RESYNC, type Topic } from './live-topics.ts';
 
 /**
  * A message for every instance that is not a map event: a revoked token (each instance forgets it and closes
@@ -11,30 +12,31 @@ export type EventListener = (event: MapEvent) => void;
  */
 export type BusSignal = { type: 'token-revoked'; tokenId: string };
 
-/** Delivers committed events to the listeners of a map, in this process or (with Redis) in all of them. */
+/** Delivers committed events to their subscribers, in this process or (with Redis) in all of them. */
 export interface EventBus {
-  /** Publishes events that are already committed to the event log. */
+  /** Publishes events of one command, already committed to the log, to their map's topic and their owner's feed. */
   publish(events: readonly MapEvent[]): void;
   /**
-   * Starts listening at once (no event published after this call is missed locally); returns the stop.
-   * `onResync` is called when events of the map may have been lost (Redis reconnected, or the map's `lastSeq`
-   * moved past what this instance received): the listener re-reads the log from what it delivered.
+   * Live events of a topic, one batch per command, bounded (see {@link LiveTopics.subscribe}). Listening starts with
+   * the first `next()`: a stream calls it before it reads the log, so nothing committed after the read is missed.
    */
-  listen(mapId: string, listener: EventListener, onResync?: () => void): () => void;
+  subscribe(topic: Topic): Repeater<LiveItem>;
   /**
-   * Receives every event of every map that reaches this instance (the viewer-wide feed learns of new maps from their
-   * MapCreated); returns the stop. Redis may drop an event: per-map streams recover from the log, not this.
+   * Calls `listener` with each live event of a map from now on, for code that wakes up on events (no replay and no
+   * gap filling: delivering events is the streams' job). Returns the stop.
    */
-  listenAll(listener: EventListener): () => void;
-  /** Number of listeners (of one map when given), for health, benchmarks and tests that wait for a subscriber. */
+  listen(mapId: string, listener: (event: MapEvent) => void): () => void;
+  /** Subscriptions open on this instance (on one map's topic when given), for health, benchmarks and tests. */
   listenerCount(mapId?: string): number;
-  /** The maps listened to here, with the highest sequence number received for each (0 before any). */
-  listenedMaps(): Map<string, number>;
-  /** Tells the listeners of these maps (all maps when omitted) to re-read the log; see `listen`. */
-  resync(mapIds?: Iterable<string>): void;
+  /** Subscriptions open on this instance to an owner's feed. */
+  feedListenerCount(ownerId: string): number;
+  /** The topics followed here, each with the highest sequence number received on it (0 before any). */
+  followed(): Map<Topic, number>;
+  /** Tells the subscribers of these topics (all when omitted) to read the log again: events may have been lost. */
+  resync(topics?: Iterable<Topic>): void;
   /** Sends a signal to every instance, this one included. */
   signal(signal: BusSignal): void;
-  /** Receives every signal; returns the stop. `reconnected` is called after Redis came back (signals may be lost). */
+  /** Receives every signal; `reconnected` is called after Redis came back (signals may be lost). Returns the stop. */
   onSignal(listener: (signal: BusSignal) => void, reconnected?: () => void): () => void;
   /** Resolves when the bus can carry events now (Redis connected and answering within `timeoutMs`); rejects with why not. */
   ping(timeoutMs: number): Promise<void>;
@@ -50,54 +52,38 @@ export interface EventBusOptions {
    * channel; tests that run side by side on one Redis give each file its own.
    */
   channel?: string;
+  /** Called with every batch published by this instance (metrics). */
+  onPublished?: (events: readonly MapEvent[]) => void;
   /** Where a failing listener, a lost Redis message or a Redis connection error is reported. */
   logError: (error: unknown) => void;
 }
 
 const DEFAULT_CHANNEL = 'thinkingmap:map-events';
 
+/** What one instance sends the others over Redis. */
+type RedisMessage = { from: string; events?: MapEvent[]; signal?: BusSignal };
+
 /**
- * Creates the bus. In-process by default. With `redisUrl`, events are also sent over Redis pub/sub (one
- * channel, subscribed once at start) so several server instances share them; local listeners get local
- * events at once and Redis copies of them are ignored. Redis gives no delivery guarantee: subscription
- * streams fill gaps from the log, and the read cache checks the map's `lastSeq` instead of listening.
- *
- * Why not graphql-yoga's `createPubSub` with `@graphql-yoga/redis-event-target`: its Redis target subscribes
- * per topic without telling when the SUBSCRIBE took effect (a new subscriber could miss an event it is owed),
- * sends an instance's own events back through Redis before local listeners get them, and leaves a failed
- * PUBLISH as an unhandled rejection (which stops Node). Streams need a callback registered synchronously
- * before they read the log, which a lazily started Repeater only gives through a first `next()`.
+ * Creates the bus: {@link LiveTopics} fans events out to the subscriptions of this process; with `redisUrl`, each
+ * batch also goes to the other instances over one Redis pub/sub channel and theirs come in here.
+ * Why not `@graphql-yoga/redis-event-target`: it routes an instance's own events through Redis (none arrive while Redis
+ * is down, token revocations included), and leaves a failed PUBLISH or SUBSCRIBE as an unhandled rejection.
  */
 export function createEventBus(options: EventBusOptions): EventBus {
   const { logError } = options;
   const channel = options.channel ?? DEFAULT_CHANNEL;
-  type Entry = { listener: EventListener; onResync?: () => void };
-  const listeners = new Map<string, Set<Entry>>();
-  const received = new Map<string, number>();
-  const allListeners = new Set<EventListener>();
-  const signalListeners = new Set<{ listener: (signal: BusSignal) => void; reconnected?: () => void }>();
-  let count = 0;
-  // One failing listener must not keep the event from the others, nor fail the command that published.
-  const safely = (call: () => void) => {
-    try {
-      call();
-    } catch (error) {
-      logError(error);
-    }
-  };
-  const dispatch = (event: MapEvent) => {
-    for (const listener of allListeners) safely(() => listener(event));
-    const set = listeners.get(event.mapId);
-    if (!set) return;
-    if (event.seq > (received.get(event.mapId) ?? 0)) received.set(event.mapId, event.seq);
-    for (const { listener } of set) safely(() => listener(event));
-  };
+  const topics = new LiveTopics();
+  const signalListeners = new Set<(signal: BusSignal) => void>();
+  const reconnectedListeners = new Set<() => void>();
+  const deliver = (events: readonly MapEvent[]) => topics.publish(events);
   const dispatchSignal = (signal: BusSignal) => {
-    for (const { listener } of signalListeners) safely(() => listener(signal));
-  };
-  const resync = (mapIds?: Iterable<string>) => {
-    for (const mapId of mapIds ?? [...listeners.keys()]) {
-      for (const { onResync } of listeners.get(mapId) ?? []) if (onResync) safely(onResync);
+    // One failing listener must not keep the signal from the others.
+    for (const listener of signalListeners) {
+      try {
+        listener(signal);
+      } catch (error) {
+        logError(error);
+      }
     }
   };
   const instanceId = randomUUID();
@@ -109,8 +95,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
     for (const client of [publisher, subscriber]) client.on('error', logError);
     const redis = subscriber;
     redis.subscribe(channel).catch(logError);
-    // After a reconnection, whatever was published meanwhile never arrives: once the subscription is active
-    // again (our SUBSCRIBE is answered after ioredis' own resubscription), every listener re-reads the log.
+    // After a reconnection, whatever was published meanwhile never arrives: once the subscription is active again
+    // (our SUBSCRIBE is answered after ioredis' own resubscription), every subscriber reads the log again.
     let connectedBefore = false;
     redis.on('ready', () => {
       if (!connectedBefore) {
@@ -120,13 +106,13 @@ export function createEventBus(options: EventBusOptions): EventBus {
       redis
         .subscribe(channel)
         .then(() => {
-          resync();
-          for (const { reconnected } of signalListeners) if (reconnected) safely(reconnected);
+          topics.resync();
+          for (const reconnected of reconnectedListeners) reconnected();
         })
         .catch(logError);
     });
     redis.on('message', (_channel: string, raw: string) => {
-      let message: { from: string; events?: MapEvent[]; signal?: BusSignal };
+      let message: RedisMessage;
       try {
         message = JSON.parse(raw);
       } catch (error) {
@@ -134,49 +120,53 @@ export function createEventBus(options: EventBusOptions): EventBus {
       }
       if (message.from === instanceId) return;
       if (message.signal) dispatchSignal(message.signal);
-      for (const event of message.events ?? []) dispatch(event);
+      if (message.events) deliver(message.events);
     });
   }
+  const send = (message: Omit<RedisMessage, 'from'>) => {
+    // A lost message is recovered by the streams' gap filling from the event log; it is still reported.
+    publisher?.publish(channel, JSON.stringify({ from: instanceId, ...message })).catch(logError);
+  };
   return {
     publish(events) {
-      for (const event of events) dispatch(event);
-      if (publisher && events.length) {
-        // A lost message is recovered by the streams' gap filling from the event log; it is still reported.
-        publisher.publish(channel, JSON.stringify({ from: instanceId, events })).catch(logError);
-      }
+      if (events.length === 0) return;
+      options.onPublished?.(events);
+      deliver(events);
+      send({ events: [...events] });
     },
-    listen(mapId, listener, onResync) {
-      let set = listeners.get(mapId);
-      if (!set) {
-        set = new Set();
-        listeners.set(mapId, set);
-      }
-      const entry: Entry = { listener, onResync };
-      set.add(entry);
-      count++;
-      return () => {
-        if (set.delete(entry)) count--;
-        if (set.size === 0 && listeners.get(mapId) === set) {
-          listeners.delete(mapId);
-          received.delete(mapId);
+    subscribe: (topic) => topics.subscribe(topic),
+    listen(mapId, listener) {
+      const live = topics.subscribe(mapTopic(mapId));
+      // The loop's first `next()` runs before its first await: listening starts now.
+      void (async () => {
+        for await (const batch of live) {
+          if (batch === RESYNC) continue;
+          for (const event of batch) {
+            try {
+              listener(event);
+            } catch (error) {
+              logError(error);
+            }
+          }
         }
-      };
+      })();
+      return () => void live.return();
     },
-    listenAll(listener) {
-      allListeners.add(listener);
-      return () => void allListeners.delete(listener);
-    },
-    listenerCount: (mapId) => (mapId === undefined ? count : (listeners.get(mapId)?.size ?? 0)),
-    listenedMaps: () => new Map([...listeners.keys()].map((mapId) => [mapId, received.get(mapId) ?? 0])),
-    resync,
+    listenerCount: (mapId) => topics.count(mapId === undefined ? undefined : `map:${mapId}`),
+    feedListenerCount: (ownerId) => topics.count(`feed:${ownerId}`),
+    followed: () => topics.followed(),
+    resync: (which) => topics.resync(which),
     signal(signal) {
       dispatchSignal(signal);
-      publisher?.publish(channel, JSON.stringify({ from: instanceId, signal })).catch(logError);
+      send({ signal });
     },
     onSignal(listener, reconnected) {
-      const entry = { listener, reconnected };
-      signalListeners.add(entry);
-      return () => void signalListeners.delete(entry);
+      signalListeners.add(listener);
+      if (reconnected) reconnectedListeners.add(reconnected);
+      return () => {
+        signalListeners.delete(listener);
+        if (reconnected) reconnectedListeners.delete(reconnected);
+      };
     },
     async ping(timeoutMs) {
       for (const [role, client] of [

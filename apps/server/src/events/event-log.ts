@@ -35,7 +35,7 @@ export function forListeners(event: MapEvent): MapEvent {
 export async function appendEvents(
   log: MapLog,
   tx: Tx,
-  map: { id: string; lastSeq: number },
+  map: { id: string; ownerId: string; lastSeq: number },
   events: readonly PendingEvent[],
   meta?: ChangeMeta,
 ): Promise<MapEvent[]> {
@@ -44,21 +44,29 @@ export async function appendEvents(
   const lastSeq = map.lastSeq + events.length;
   const first = lastSeq - events.length + 1;
   const createdAt = new Date();
-  const stored = events.map(
-    (event, i) => ({ ...event, mapId, seq: first + i, createdAt: createdAt.toISOString() }) as MapEvent,
-  );
-  await log.append(
+  const firstFeedSeq = await log.append(
     tx,
-    mapId,
+    map,
     lastSeq,
-    stored.map((event) => ({
-      seq: event.seq,
+    events.map((event, i) => ({
+      seq: first + i,
       type: event.type,
       version: EVENT_CONTRACTS[event.type].version,
       payload: event.payload,
       createdAt,
       ...(meta ? { ...meta, changeSeq: first } : {}),
     })),
+  );
+  const stored = events.map(
+    (event, i) =>
+      ({
+        ...event,
+        mapId,
+        seq: first + i,
+        createdAt: createdAt.toISOString(),
+        ownerId: map.ownerId,
+        feedSeq: firstFeedSeq + i,
+      }) as MapEvent,
   );
   return stored.map(forListeners);
 }
@@ -80,6 +88,8 @@ export async function readEvents(db: ReadDb, mapId: string, after: number, limit
 export interface EventRow {
   mapId: string;
   seq: number;
+  ownerId: string | null;
+  feedSeq: number | null;
   type: string;
   version: number;
   payload: unknown;
@@ -102,5 +112,7 @@ export function toLoggedEvent(row: EventRow): MapEvent {
     mapId: row.mapId,
     seq: row.seq,
     createdAt: row.createdAt.toISOString(),
+    ownerId: row.ownerId,
+    feedSeq: row.feedSeq,
   } as MapEvent;
 }

@@ -1,40 +1,46 @@
 import type { ReadDb } from '@thinkingmap/db';
-import type { EventBus } from './event-bus.ts';
+import { type EventBus, feedTopic, mapTopic, type Topic } from './event-bus.ts';
 
 /** Options of {@link watchForGaps}. */
 export interface GapWatchOptions {
   db: ReadDb;
   bus: EventBus;
-  /** How often the listened maps' `lastSeq` is compared with what arrived (5 s). */
+  /** How often the followed topics' logs are compared with what arrived (5 s). */
   intervalMs?: number;
   logError: (error: unknown) => void;
 }
 
 /**
- * Redis pub/sub may drop a message without telling anyone; a subscriber would then see nothing until the map's
- * next event, however long that takes. Every `intervalMs` this reads the `lastSeq` of the maps listened to on this
- * instance (one query) and asks the listeners of every map that moved past what arrived to re-read the log.
- * Reconnections are handled by the bus itself, at once. Returns the stop.
+ * Redis pub/sub may drop a message without telling anyone; a subscriber would then see nothing until its log's next
+ * event, however long that takes. Every `intervalMs` this reads the `lastSeq` of the maps and the `lastFeedSeq` of the
+ * owners followed on this instance (two queries) and asks the subscribers of every topic whose log moved past what
+ * arrived to read it again. Reconnections are handled by the bus itself, at once. Returns the stop.
  */
 export function watchForGaps(options: GapWatchOptions): () => void {
   const { db, bus, logError } = options;
   let running = false;
-  // The lastSeq each map had when its listeners were last told to re-read: an idle map is not re-read again.
-  const resynced = new Map<string, number>();
+  // The horizon each topic had when its subscribers were last told to read again: an idle log is not read again.
+  const resynced = new Map<Topic, number>();
   const check = async () => {
-    const listened = bus.listenedMaps();
-    for (const mapId of resynced.keys()) if (!listened.has(mapId)) resynced.delete(mapId);
-    if (running || listened.size === 0) return;
+    const followed = bus.followed();
+    for (const topic of resynced.keys()) if (!followed.has(topic)) resynced.delete(topic);
+    if (running || followed.size === 0) return;
     running = true;
     try {
-      const maps = await db.map.findMany({
-        where: { id: { in: [...listened.keys()] } },
-        select: { id: true, lastSeq: true },
-      });
-      const seen = (mapId: string) => Math.max(listened.get(mapId) ?? 0, resynced.get(mapId) ?? 0);
-      const behind = maps.filter((map) => map.lastSeq > seen(map.id));
-      for (const map of behind) resynced.set(map.id, map.lastSeq);
-      if (behind.length) bus.resync(behind.map((map) => map.id));
+      const ids = (prefix: string) =>
+        [...followed.keys()].filter((topic) => topic.startsWith(prefix)).map((topic) => topic.slice(prefix.length));
+      const [maps, owners] = await Promise.all([
+        db.map.findMany({ where: { id: { in: ids('map:') } }, select: { id: true, lastSeq: true } }),
+        db.user.findMany({ where: { id: { in: ids('feed:') } }, select: { id: true, lastFeedSeq: true } }),
+      ]);
+      const horizons: [Topic, number][] = [
+        ...maps.map((map): [Topic, number] => [mapTopic(map.id), map.lastSeq]),
+        ...owners.map((owner): [Topic, number] => [feedTopic(owner.id), owner.lastFeedSeq]),
+      ];
+      const seen = (topic: Topic) => Math.max(followed.get(topic) ?? 0, resynced.get(topic) ?? 0);
+      const behind = horizons.filter(([topic, horizon]) => horizon > seen(topic));
+      for (const [topic, horizon] of behind) resynced.set(topic, horizon);
+      if (behind.length) bus.resync(behind.map(([topic]) => topic));
     } finally {
       running = false;
     }

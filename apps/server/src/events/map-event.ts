@@ -15,6 +15,10 @@ export interface StoredEvent<K extends MapEventType> {
   mapId: string;
   seq: number;
   createdAt: string;
+  /** The map's owner: whose feed the event is in (null only for the events of maps deleted before feeds existed). */
+  ownerId: string | null;
+  /** Its position in its owner's feed: consecutive per owner, in commit order. */
+  feedSeq: number | null;
 }
 
 /** Any stored event. */

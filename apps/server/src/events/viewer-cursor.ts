@@ -1,33 +1,37 @@
 import { ValidationError } from '../errors/domain-errors.ts';
 
-/** Per map, the sequence number of the last event a viewer-wide feed delivered (0: none yet). */
-export type FeedPositions = Map<string, number>;
+/**
+ * Where a viewer-wide feed stands: a position in the viewer's feed (`Event.feedSeq`), or, for a cursor an earlier
+ * version of the server gave, the last sequence number delivered per map.
+ */
+export type FeedCursor = { feedSeq: number } | { perMap: Map<string, number> };
 
 /**
- * The opaque cursor of the viewer-wide feed: base64url of the per-map last sequence numbers, so a client that
- * resumes with it gets exactly what it missed on every map. A map absent from a cursor is read from its start (it
- * was created after the cursor was issued).
+ * The feed's opaque cursor: base64url of `{"feed":n}`, the position of the last event delivered in the viewer's feed.
+ * It does not grow with the number of maps.
  */
-export function encodeFeedCursor(positions: FeedPositions): string {
-  return Buffer.from(JSON.stringify(Object.fromEntries(positions))).toString('base64url');
+export function encodeFeedCursor(feedSeq: number): string {
+  return Buffer.from(JSON.stringify({ feed: feedSeq })).toString('base64url');
 }
 
-/** Reads a cursor of {@link encodeFeedCursor}; anything else is a ValidationError on `field`. */
-export function decodeFeedCursor(cursor: string, field = 'after'): FeedPositions {
+/**
+ * Reads a cursor of {@link encodeFeedCursor}, or one of the earlier per-map form (base64url of `{ mapId: seq }`) so a
+ * dashboard that held one across an upgrade resumes where it was; anything else is a ValidationError on `field`.
+ */
+export function decodeFeedCursor(cursor: string, field = 'after'): FeedCursor {
+  const refuse = () => new ValidationError(field, 'is not a cursor of this feed');
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new ValidationError(field, 'is not a cursor of this feed');
+    throw refuse();
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ValidationError(field, 'is not a cursor of this feed');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse();
+  const positions = new Map<string, number>();
+  for (const [key, seq] of Object.entries(parsed)) {
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) throw refuse();
+    positions.set(key, seq);
   }
-  const positions: FeedPositions = new Map();
-  for (const [mapId, seq] of Object.entries(parsed)) {
-    if (!Number.isSafeInteger(seq) || (seq as number) < 0)
-      throw new ValidationError(field, 'is not a cursor of this feed');
-    positions.set(mapId, seq as number);
-  }
-  return positions;
+  const feed = positions.get('feed');
+  return positions.size === 1 && feed !== undefined ? { feedSeq: feed } : { perMap: positions };
 }

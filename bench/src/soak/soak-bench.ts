@@ -1,0 +1,187 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createThinkingMapClient, VIEWER_EVENTS } from '@thinkingmap/client';
+import { call } from '@thinkingmap/client/testing';
+import { openDatabase } from '@thinkingmap/db';
+import { createUserWithToken } from '@thinkingmap/server';
+import { print } from 'graphql';
+import WebSocket from 'ws';
+import { type ProcessStats, startChildServer } from '../child-server.ts';
+import { summarize } from '../stats.ts';
+import { type FeedTally, openDashboard } from './dashboards.ts';
+import { Pace } from './pace.ts';
+import { type WorkTally, workAsPerson } from './person.ts';
+import { SOAK_PROBE } from './soak-documents.ts';
+import { slope } from './trend.ts';
+
+/** Options of {@link benchSoak}. */
+export interface SoakOptions {
+  minutes: number;
+  /** Operations a second, all people together (every request counts: each action and the map read after it). */
+  rate: number;
+  /** Write V8 heap snapshots of the server here after the warm-up and at the end. */
+  snapshots?: string;
+  /** Seconds between two report lines (60: a line a minute). */
+  intervalS?: number;
+}
+
+/** One minute's figures. */
+interface Minute {
+  minute: number;
+  stats: ProcessStats;
+  probeP50: number;
+  probeP99: number;
+  operations: number;
+}
+
+const PEOPLE = ['en', 'zh', 'en', 'zh'] as const;
+const COMING_AND_GOING_S = 12;
+
+/**
+ * Steady mixed work by four people for `minutes` (maps created and worked through with the offline model, a
+ * consultation and a divergent session now and then, a map read after each action, each person's open map
+ * subscribed) beside three dashboards on `viewerEvents`: one held over graphql-ws, one held over SSE, one that
+ * closes and comes back from its cursor every 12 s. Every minute it prints the server's memory and handles (after a
+ * full collection) and a tiny query's latency; at the end, the trend after the warm-up and whether any dashboard
+ * missed or repeated an event.
+ */
+export async function benchSoak(options: SoakOptions): Promise<void> {
+  const file = join(tmpdir(), `thinkingmap-soak-${process.pid}.db`);
+  const databaseUrl = `file:${file}`;
+  const db = await openDatabase({ url: databaseUrl });
+  const people: { language: 'en' | 'zh'; token: string }[] = [];
+  for (const [i, language] of PEOPLE.entries()) people.push({ language, ...(await createUserWithToken(db, `P${i}`)) });
+  const prober = await createUserWithToken(db, 'Probe');
+  await db.close();
+  const server = await startChildServer('graphql', databaseUrl, { flags: ['--expose-gc'] });
+  const endpoint = `${server.url}/graphql`;
+  const warmup = Math.max(1, Math.round(options.minutes / 6));
+  console.log(
+    `\nSoak: ${options.minutes} min, ${PEOPLE.length} people at ${options.rate} operations/s in all, 3 dashboards ` +
+      `(held over graphql-ws and SSE, one coming and going every ${COMING_AND_GOING_S} s); warm-up ${warmup} min`,
+  );
+  console.log('  min   ops/s  errors  RSS MB  heap MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated');
+
+  let running = true;
+  const pace = new Pace(options.rate);
+  const tally: WorkTally = { operations: 0, maps: 0, consultations: 0, divergent: 0, errors: 0, errorSamples: [] };
+  const clients = people.map((p) =>
+    createThinkingMapClient({ url: endpoint, token: p.token, webSocketImpl: WebSocket }),
+  );
+  const work = clients.map((api, i) =>
+    workAsPerson({ api, language: people[i]!.language, pace, tally, running: () => running }),
+  );
+  const feeds: FeedTally[] = ['graphql-ws held', 'SSE held', 'graphql-ws coming and going'].map((name) => ({
+    name,
+    delivered: 0,
+    skipped: 0,
+    repeated: 0,
+    position: 0,
+    overviews: 0,
+    errors: 0,
+  }));
+  const [wsFeed, sseFeed, roamingFeed] = feeds as [FeedTally, FeedTally, FeedTally];
+  const dashboards = [
+    openDashboard({ endpoint, token: people[0]!.token, transport: 'graphql-ws', tally: wsFeed }),
+    openDashboard({ endpoint, token: people[1]!.token, transport: 'sse', tally: sseFeed }),
+  ];
+  let roaming = openDashboard({ endpoint, token: people[2]!.token, transport: 'graphql-ws', tally: roamingFeed });
+  const comeAndGo = setInterval(() => {
+    const after = roaming.cursor();
+    void roaming.close();
+    roaming = openDashboard({ endpoint, token: people[2]!.token, transport: 'graphql-ws', tally: roamingFeed, after });
+  }, COMING_AND_GOING_S * 1_000);
+
+  let samples: number[] = [];
+  const probeBody = JSON.stringify({ query: print(SOAK_PROBE) });
+  const probe = setInterval(() => {
+    const start = performance.now();
+    fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${prober.token}` },
+      body: probeBody,
+    })
+      .then((res) => res.text())
+      .then(() => samples.push(performance.now() - start))
+      .catch(() => tally.errors++);
+  }, 250);
+
+  const minutes: Minute[] = [];
+  let operationsBefore = 0;
+  for (let minute = 1; minute <= options.minutes; minute++) {
+    await new Promise((resolve) => setTimeout(resolve, (options.intervalS ?? 60) * 1_000));
+    const stats = await server.stats();
+    const { p50, p99 } = summarize(samples);
+    samples = [];
+    const operations = tally.operations - operationsBefore;
+    operationsBefore = tally.operations;
+    const perSecond = operations / (options.intervalS ?? 60);
+    minutes.push({ minute, stats, probeP50: p50, probeP99: p99, operations });
+    const delivered = feeds.map((f) => `${f.delivered}/${f.skipped}/${f.repeated}`).join('  ');
+    console.log(
+      `  ${String(minute).padStart(3)}  ${perSecond.toFixed(1).padStart(6)}  ${String(tally.errors).padStart(6)}` +
+        `  ${stats.rssMb.toFixed(0).padStart(6)}  ${stats.heapUsedMb.toFixed(1).padStart(7)}  ${String(stats.handles).padStart(7)}` +
+        `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${delivered}`,
+    );
+    if (options.snapshots && minute === warmup) await snapshot(server, options.snapshots, 'after-warmup');
+  }
+
+  running = false;
+  clearInterval(probe);
+  clearInterval(comeAndGo);
+  await Promise.race([Promise.all(work), new Promise((resolve) => setTimeout(resolve, 120_000))]);
+  // Every dashboard has caught up with its owner's feed: nothing is left after its last cursor.
+  const behind = await Promise.all(
+    [dashboards[0], dashboards[1], roaming].map(async (dashboard, i) => {
+      const api = clients[i]!;
+      const after = dashboard!.cursor();
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const page = await call(api.client, VIEWER_EVENTS, { first: 1000, ...(after ? { after } : {}) });
+        if (page.edges.length === 0 || dashboard!.cursor() !== after) return page.edges.length;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return -1;
+    }),
+  );
+  if (options.snapshots) await snapshot(server, options.snapshots, 'end');
+  report(minutes, warmup, tally, feeds, behind);
+  await Promise.all([...dashboards, roaming].map((d) => d.close()));
+  await Promise.all(clients.map((c) => c.close()));
+  await server.stop();
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+async function snapshot(server: { heapSnapshot(file: string): Promise<void> }, dir: string, name: string) {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `soak-${name}.heapsnapshot`);
+  await server.heapSnapshot(path);
+  console.log(`  heap snapshot: ${path}`);
+}
+
+function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: FeedTally[], behind: number[]) {
+  const steady = minutes.filter((m) => m.minute > warmup);
+  const trend = (pick: (m: Minute) => number) => slope(steady.map((m) => [m.minute, pick(m)]));
+  const first = steady[0];
+  const last = steady.at(-1);
+  console.log(
+    `  work: ${tally.operations} operations (${tally.maps} maps worked through, ${tally.consultations} consultations, ` +
+      `${tally.divergent} divergent sessions), ${tally.errors} errors${tally.errorSamples.length ? `: ${tally.errorSamples.join(' | ')}` : ''}`,
+  );
+  if (first && last) {
+    console.log(
+      `  after the warm-up: RSS ${first.stats.rssMb.toFixed(0)} → ${last.stats.rssMb.toFixed(0)} MB ` +
+        `(trend ${trend((m) => m.stats.rssMb).toFixed(2)} MB/min), heap ${first.stats.heapUsedMb.toFixed(1)} → ` +
+        `${last.stats.heapUsedMb.toFixed(1)} MB (trend ${trend((m) => m.stats.heapUsedMb).toFixed(2)} MB/min), handles ` +
+        `${first.stats.handles} → ${last.stats.handles}; probe p99 ${first.probeP99.toFixed(1)} → ${last.probeP99.toFixed(1)} ms ` +
+        `(trend ${trend((m) => m.probeP99).toFixed(2)} ms/min)`,
+    );
+  }
+  for (const [i, feed] of feeds.entries()) {
+    const left = behind[i];
+    console.log(
+      `  ${feed.name}: ${feed.delivered} events, ${feed.skipped} skipped, ${feed.repeated} repeated, ` +
+        `${left === -1 ? 'still moving at the end' : `${left} left unread at the end`}, ${feed.overviews} overview reads, ${feed.errors} errors`,
+    );
+  }
+}
