@@ -139,8 +139,8 @@ async function withApp<T>(
 /** Creates a map with a root and `children` children through the command layer, autoRun off. */
 async function seedTree(app: App, children: number) {
   const ctx = { db: app.db, bus: app.bus, viewer: app.localUser! };
-  const { createMap, updateMap } = await import('../../apps/server/src/commands/map-commands.ts');
-  const { createNode } = await import('../../apps/server/src/commands/node-commands.ts');
+  const { createMap, updateMap } = await import('../../apps/server/src/maps/map-commands.ts');
+  const { createNode } = await import('../../apps/server/src/maps/node-commands.ts');
   const map = await createMap(ctx, { title: 'Agents benchmark' });
   await updateMap(ctx, { id: map.id, autoRun: false });
   const root = await createNode(ctx, { mapId: map.id, question: 'How do we grow?' });

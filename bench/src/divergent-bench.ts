@@ -85,8 +85,8 @@ async function withApp<T>(model: ModelPort, work: (app: App) => Promise<T>): Pro
  */
 async function productSession(app: App, options: { maxLevels: number; maxParallel: number }) {
   const ctx = { db: app.db, bus: app.bus, viewer: app.localUser! };
-  const { createMap, updateMap } = await import('../../apps/server/src/commands/map-commands.ts');
-  const { createNode } = await import('../../apps/server/src/commands/node-commands.ts');
+  const { createMap, updateMap } = await import('../../apps/server/src/maps/map-commands.ts');
+  const { createNode } = await import('../../apps/server/src/maps/node-commands.ts');
   const map = await createMap(ctx, { title: 'Divergent benchmark' });
   await updateMap(ctx, { id: map.id, autoRun: false });
   const root = await createNode(ctx, { mapId: map.id, question: 'Where should the second café open?' });

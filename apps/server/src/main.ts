@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { buildApp } from './app.ts';
 import { env } from './env.ts';
-import { startKnowledge } from './knowledge/start-knowledge.ts';
-import { startWebSearch } from './knowledge/start-web-search.ts';
-import { loadWebHandler } from './web-handler.ts';
+import { loadWebHandler } from './http/web-handler.ts';
+import { startKnowledge } from './runs/start-knowledge.ts';
+import { startWebSearch } from './runs/start-web-search.ts';
 
 const webHandler = await loadWebHandler();
 const log = (message: string) => console.log(`[thinkingmap] ${message}`);

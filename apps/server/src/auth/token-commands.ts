@@ -1,7 +1,7 @@
 import { type ApiToken, type Database, TokenScope } from '@thinkingmap/db';
 import { z } from 'zod';
+import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, optionalText, parseInput } from '../commands/input.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { type Access, canWrite, READ_ONLY_MESSAGE } from './access.ts';
 import type { TokenRevocations } from './token-revocations.ts';
 import { issueToken } from './tokens.ts';

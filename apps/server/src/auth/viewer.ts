@@ -1,5 +1,5 @@
 import type { User } from '@thinkingmap/db';
-import { UnauthenticatedError } from '../errors/domain-errors.ts';
+import { UnauthenticatedError } from '../commands/domain-errors.ts';
 import { type Access, localAccess } from './access.ts';
 import type { TokenResolver } from './tokens.ts';
 

@@ -1,6 +1,6 @@
 import { Language } from '@thinkingmap/db';
 import { z } from 'zod';
-import { ValidationError } from '../errors/domain-errors.ts';
+import { ValidationError } from './domain-errors.ts';
 
 /** Ids are Prisma cuids: 'c' and 24 lowercase letters or digits. */
 export const ID_PATTERN = /^c[a-z0-9]{24}$/;

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError } from '../errors/domain-errors.ts';
+import { ForbiddenError, NotFoundError } from '../commands/domain-errors.ts';
 
 /**
  * Checks that a loaded consultation is the viewer's. Its `ownerId` is its map's owner (a map never changes

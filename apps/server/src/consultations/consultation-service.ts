@@ -8,6 +8,14 @@ import {
   type TurnOutcome,
 } from '@thinkingmap/agent-core';
 import { AgentGraph, type Consultation, ConsultationStage, type Database } from '@thinkingmap/db';
+import type { CommandContext } from '../commands/context.ts';
+import { ConflictError, NotFoundError } from '../commands/domain-errors.ts';
+import { parseInput } from '../commands/input.ts';
+import { assertCanChange } from '../commands/mutate-map.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { MapEvent } from '../events/map-event.ts';
+import { createMap } from '../maps/map-commands.ts';
+import { assertConsultationAccess } from './consultation-access.ts';
 import {
   appendConsultationMessage,
   attachConsultationMap,
@@ -15,15 +23,7 @@ import {
   consultationUnderstanding,
   consultationUnderstood,
   startConsultation,
-} from '../commands/consultation-commands.ts';
-import type { CommandContext } from '../commands/context.ts';
-import { parseInput } from '../commands/input.ts';
-import { createMap } from '../commands/map-commands.ts';
-import { assertCanChange } from '../commands/mutate-map.ts';
-import { ConflictError, NotFoundError } from '../errors/domain-errors.ts';
-import type { EventBus } from '../events/event-bus.ts';
-import type { MapEvent } from '../events/map-event.ts';
-import { assertConsultationAccess } from './consultation-access.ts';
+} from './consultation-commands.ts';
 import { CommandConsultationStore, type ProposeSubQuestions } from './consultation-store.ts';
 import type { FileNotes } from './file-notes.ts';
 

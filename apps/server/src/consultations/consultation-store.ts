@@ -14,6 +14,8 @@ import {
   type TurnLifecycle,
   type TurnOutcome,
 } from '@thinkingmap/agent-core';
+import type { CommandContext } from '../commands/context.ts';
+import { DomainError, NotFoundError } from '../commands/domain-errors.ts';
 import {
   addConsultationRecord,
   appendConsultationMessage,
@@ -25,9 +27,7 @@ import {
   setConsultationBusy,
   streamConsultationReply,
   writeConsultationNote,
-} from '../commands/consultation-commands.ts';
-import type { CommandContext } from '../commands/context.ts';
-import { DomainError, NotFoundError } from '../errors/domain-errors.ts';
+} from './consultation-commands.ts';
 import type { FileNotes } from './file-notes.ts';
 
 const FAILED = { en: 'This turn failed', zh: '本轮处理失败' } as const;

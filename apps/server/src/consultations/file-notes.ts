@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { AgentError, normalizeNotePath } from '@thinkingmap/agent-core';
-import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 
 /** A note file of a map. */
 export interface NoteFile {

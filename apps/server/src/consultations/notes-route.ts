@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database } from '@thinkingmap/db';
 import { type IdentityOptions, parseBearer, resolveAccess } from '../auth/viewer.ts';
-import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { DomainError, ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import type { FileNotes } from './file-notes.ts';
 import { NOTES_ROUTE } from './note-download.ts';
 

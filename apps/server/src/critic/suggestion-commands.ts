@@ -9,14 +9,14 @@ import {
 import { type CriticSuggestion, type Database, StaleReason, type Tx } from '@thinkingmap/db';
 import { subtreeIds, treeOrder } from '@thinkingmap/map-graph';
 import { z } from 'zod';
-import { toMapRecord, toNodeRecord } from '../agents/records.ts';
 import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/context.ts';
-import { addDependency } from '../commands/dependency-commands.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { createNode, loadNodeInMap, updateNode } from '../commands/node-commands.ts';
-import { markStale } from '../commands/stale-conclusions.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
+import { addDependency } from '../maps/dependency-commands.ts';
+import { createNode, loadNodeInMap, updateNode } from '../maps/node-commands.ts';
+import { markStale } from '../maps/stale-conclusions.ts';
+import { toMapRecord, toNodeRecord } from '../runs/records.ts';
 import { toSuggestionSnapshot } from './suggestion-snapshot.ts';
 
 /** Reads the map and the subtree under `nodeId` (the whole tree when null) in tree order, with versions. */

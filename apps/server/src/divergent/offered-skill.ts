@@ -1,6 +1,6 @@
 import { DIVERGENT_SKILL_NAMES, type DivergentSkillName, type DivergentSkills } from '@thinkingmap/agent-core';
 import { QuestionKind } from '@thinkingmap/db';
-import { ValidationError } from '../errors/domain-errors.ts';
+import { ValidationError } from '../commands/domain-errors.ts';
 
 const isSkillName = (skill: string): skill is DivergentSkillName =>
   (DIVERGENT_SKILL_NAMES as readonly string[]).includes(skill);

@@ -2,9 +2,9 @@ import { DIVERGENT_LIMITS, DIVERGENT_SKILL_NAMES, type DivergentSkills } from '@
 import { AgentGraph, type AgentRun, isDivergentTaskEnded, isRunOpen, QuestionKind } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import type { DivergentSteeringAction } from '../events/divergent-event-contracts.ts';
 import { toMapEvent } from '../events/event-log.ts';
 import type { MapEvent } from '../events/map-event.ts';

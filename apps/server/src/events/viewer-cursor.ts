@@ -1,4 +1,4 @@
-import { ValidationError } from '../errors/domain-errors.ts';
+import { ValidationError } from '../commands/domain-errors.ts';
 
 /**
  * Where a viewer-wide feed stands: a position in the viewer's feed (`Event.feedSeq`), or, for a cursor an earlier

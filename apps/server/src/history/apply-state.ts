@@ -1,6 +1,5 @@
 import type { Tx } from '@thinkingmap/db';
 import type { Emit } from '../commands/mutate-map.ts';
-import { removeNodeRows } from '../commands/tree-commands.ts';
 import {
   type DependencySnapshot,
   type NodeSnapshot,
@@ -8,6 +7,7 @@ import {
   toMapSnapshot,
   toNodeSnapshot,
 } from '../events/event-snapshots.ts';
+import { removeNodeRows } from '../maps/tree-commands.ts';
 import { diffFields } from './map-changes.ts';
 import { type Entity, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
 import { parentsFirst } from './parents-first.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
+import { NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import { NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import { applyState } from './apply-state.ts';
 import { readHistoryEvents } from './history-events.ts';
 import { buildChanges, type MapChange } from './map-changes.ts';

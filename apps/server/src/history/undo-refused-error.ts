@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors/domain-errors.ts';
+import { ConflictError } from '../commands/domain-errors.ts';
 
 /** Why an undo, redo or restore was refused. */
 export type UndoRefusal = 'NOTHING_TO_UNDO' | 'NOTHING_TO_REDO' | 'LATER_CHANGE' | 'NOT_REVERSIBLE';

@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentRun } from '@thinkingmap/db';
 import { z } from 'zod';
-import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
 import type { CommandContext } from '../commands/context.ts';
+import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
 import { type QuestionSummary, type RunSummary, summarizeQuestion, summarizeRun } from './map-snapshot.ts';
 import type { McpContext } from './mcp-context.ts';
 import { runTool, toolResult } from './tool-result.ts';

@@ -1,11 +1,11 @@
 import { AgentGraph } from '@thinkingmap/db';
 import { z } from 'zod';
-import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
 import type { CommandContext } from '../commands/context.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { assertConsultationAccess } from '../consultations/consultation-access.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
 import { noteDownloadPath } from '../consultations/note-download.ts';
+import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
 import { type QuestionSummary, summarizeQuestion } from './map-snapshot.ts';
 
 /** How many of the latest messages and progress lines a consultation snapshot carries. */

@@ -1,12 +1,12 @@
 import type { AgentQuestion, AgentRun, ConsultationRecord, ContextItem, Map as MapRow, Node } from '@thinkingmap/db';
 import { treeOrder } from '@thinkingmap/map-graph';
 import { z } from 'zod';
-import { ANSWERABLE_QUESTION } from '../agents/answerable-questions.ts';
-import { strings } from '../agents/records.ts';
 import type { CommandContext } from '../commands/context.ts';
+import { ForbiddenError, NotFoundError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
-import { ForbiddenError, NotFoundError } from '../errors/domain-errors.ts';
+import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
+import { strings } from '../runs/records.ts';
 
 /** A node as MCP clients see it. */
 export type NodeSummary = Pick<

@@ -1,7 +1,7 @@
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { renderMapMarkdown } from '@thinkingmap/map-markdown';
-import { DomainError } from '../errors/domain-errors.ts';
+import { DomainError } from '../commands/domain-errors.ts';
 import { listViewerMaps } from './list-viewer-maps.ts';
 import { loadMapSnapshot } from './map-snapshot.ts';
 import type { McpContext } from './mcp-context.ts';

@@ -1,7 +1,7 @@
-import type { RunService } from '../agents/run-service.ts';
 import type { CommandContext } from '../commands/context.ts';
 import type { ConsultationService } from '../consultations/consultation-service.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
+import type { RunService } from '../runs/run-service.ts';
 
 /**
  * What the MCP tools of one viewer act through: the command layer's context (who acts, the database, the

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { refuseJsonRpc as refuse, serveStatelessMcp } from '@thinkingmap/mcp-http';
 import type { Access } from '../auth/access.ts';
 import { type IdentityOptions, parseBearer, resolveAccess } from '../auth/viewer.ts';
-import { DomainError } from '../errors/domain-errors.ts';
-import { BodyTooLargeError, readBody } from '../security/body-limit.ts';
+import { DomainError } from '../commands/domain-errors.ts';
+import { BodyTooLargeError, readBody } from '../http/body-limit.ts';
 import { createThinkingMapMcpServer } from './create-mcp-server.ts';
 import type { McpContext } from './mcp-context.ts';
 

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError } from '../errors/domain-errors.ts';
+import { DomainError } from '../commands/domain-errors.ts';
 
 /** The code of an MCP tool error that is not a domain error (the cause stays in the server log). */
 export const INTERNAL_ERROR_CODE = 'INTERNAL';

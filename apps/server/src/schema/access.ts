@@ -1,5 +1,5 @@
+import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { ID_PATTERN } from '../commands/input.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors/domain-errors.ts';
 import type { GraphQLContext } from './context.ts';
 
 /** Checks an id's shape: a malformed id is a ValidationError, not a NotFound. */

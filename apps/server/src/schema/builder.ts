@@ -7,8 +7,8 @@ import type { Db } from '@thinkingmap/db';
 import type PrismaTypes from '@thinkingmap/db/pothos-types';
 import { getDatamodel } from '@thinkingmap/db/pothos-types';
 import { canWrite, READ_ONLY_MESSAGE } from '../auth/access.ts';
-import { ForbiddenError } from '../errors/domain-errors.ts';
-import { QUERY_COMPLEXITY } from '../security/query-limits.ts';
+import { ForbiddenError } from '../commands/domain-errors.ts';
+import { QUERY_COMPLEXITY } from '../http/query-limits.ts';
 import type { GraphQLContext } from './context.ts';
 
 /** The schema builder and its plugins; nothing else lives here. */

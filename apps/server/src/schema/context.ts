@@ -1,14 +1,14 @@
 import type { Database, User } from '@thinkingmap/db';
-import type { RunService } from '../agents/run-service.ts';
 import type { Access } from '../auth/access.ts';
 import type { TokenRevocations } from '../auth/token-revocations.ts';
 import type { CommandContext } from '../commands/context.ts';
 import type { ConsultationService } from '../consultations/consultation-service.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { MapReadCache } from '../read-cache/map-read-cache.ts';
-import type { Deadline } from '../security/query-limits.ts';
-import type { Loaders } from './loaders.ts';
+import type { Deadline } from '../http/query-limits.ts';
+import type { Loaders } from '../maps/loaders.ts';
+import type { MapReadCache } from '../maps/map-read-cache.ts';
+import type { RunService } from '../runs/run-service.ts';
 
 /** What every resolver sees. */
 export interface GraphQLContext extends Deadline {

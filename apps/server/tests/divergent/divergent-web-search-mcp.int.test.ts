@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { DIVERGENT_SKILLS, START_DIVERGENT } from '@thinkingmap/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { startWebSearch } from '../../src/knowledge/start-web-search.ts';
+import { startWebSearch } from '../../src/runs/start-web-search.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import { divergentModel, readSession, rootOf, waitForSessionStatus } from './divergent-helpers.ts';
 

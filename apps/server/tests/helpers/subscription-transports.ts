@@ -1,7 +1,7 @@
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { SSE_STREAM_PATH } from '../../src/sse-single-connection.ts';
+import { SSE_STREAM_PATH } from '../../src/http/sse-single-connection.ts';
 
 /** One GraphQL request as a client author writes it: any document, variables and operation name. */
 export interface SubscriptionRequest {

@@ -2,8 +2,8 @@ import { type McpKnowledge, mcpServersConfigSchema } from '@thinkingmap/agent-co
 import { type HttpKnowledgeServer, startHttpKnowledgeServer } from '@thinkingmap/agent-core/testing';
 import { NODE, REPLY_TO_AGENT } from '@thinkingmap/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultMcpConfig } from '../../src/knowledge/default-mcp-config.ts';
-import { startKnowledge } from '../../src/knowledge/start-knowledge.ts';
+import { defaultMcpConfig } from '../../src/runs/default-mcp-config.ts';
+import { startKnowledge } from '../../src/runs/start-knowledge.ts';
 import { processRootUntilReview, waitForRun } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';

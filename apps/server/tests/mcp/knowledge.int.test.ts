@@ -6,8 +6,8 @@ import { type McpKnowledge, mcpServersConfigSchema } from '@thinkingmap/agent-co
 import { CREATE_MAP, CREATE_NODE, NODE, PROCESS_NODE } from '@thinkingmap/client';
 import { repoDir } from '@thinkingmap/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultMcpConfig } from '../../src/knowledge/default-mcp-config.ts';
-import { startKnowledge } from '../../src/knowledge/start-knowledge.ts';
+import { defaultMcpConfig } from '../../src/runs/default-mcp-config.ts';
+import { startKnowledge } from '../../src/runs/start-knowledge.ts';
 import { processRootUntilReview, waitForQuestion } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';

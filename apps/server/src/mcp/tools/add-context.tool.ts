@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { addContextItem } from '../../commands/conversation-commands.ts';
+import { addContextItem } from '../../maps/conversation-commands.ts';
 import type { McpContext } from '../mcp-context.ts';
 import { runTool, toolResult } from '../tool-result.ts';
 

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConclusionKind } from '@thinkingmap/db';
 import { z } from 'zod';
-import { setConclusion } from '../../commands/conclusion-commands.ts';
+import { setConclusion } from '../../maps/conclusion-commands.ts';
 import type { McpContext } from '../mcp-context.ts';
 import { runTool, toolResult } from '../tool-result.ts';
 

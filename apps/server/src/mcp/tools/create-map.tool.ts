@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Language } from '@thinkingmap/db';
 import { z } from 'zod';
-import { createMap } from '../../commands/map-commands.ts';
+import { createMap } from '../../maps/map-commands.ts';
 import { agentOutcome, DEFAULT_WAIT_SECONDS, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
 import { runTool, toolResult } from '../tool-result.ts';

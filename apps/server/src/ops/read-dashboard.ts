@@ -1,0 +1,256 @@
+import { type MapStatus, type NodeStatus, type ReadDb, RunStatus } from '@thinkingmap/db';
+import { decodePayload } from '../events/event-contracts.ts';
+import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
+
+/** Runs that work now. */
+const IN_FLIGHT: RunStatus[] = [RunStatus.RUNNING];
+/**
+ * Runs that wait: for the person (WAITING), on an expired gate the person can still answer (PAUSED), or for
+ * their node's open dependencies (WAITING_FOR_DEPENDENCIES).
+ */
+const WAITING: RunStatus[] = [RunStatus.WAITING, RunStatus.PAUSED, RunStatus.WAITING_FOR_DEPENDENCIES];
+/** The latest failures listed one by one (all of them are counted by code). */
+const RECENT_FAILURES = 10;
+
+/** A count of things in one status. */
+export interface StatusCount<S extends string> {
+  status: S;
+  count: number;
+}
+
+/** A run that has not ended, with what it does now. */
+export interface DashboardRun {
+  id: string;
+  mapId: string;
+  mapTitle: string;
+  nodeId: string | null;
+  nodeQuestion: string | null;
+  agent: string;
+  status: RunStatus;
+  /** The graph step it is in or last entered (a graph step name; clients show it in words), null before any. */
+  step: string | null;
+  startedAt: Date;
+}
+
+/** A question waiting for the person, with the map and node it is about. */
+export interface DashboardQuestion {
+  requestId: string;
+  runId: string;
+  kind: string;
+  question: string;
+  mapId: string;
+  mapTitle: string;
+  nodeId: string | null;
+  nodeQuestion: string | null;
+  askedAt: Date;
+  expiresAt: Date;
+}
+
+/** The viewer's overview across all the maps they may read. */
+export interface Dashboard {
+  from: Date;
+  to: Date;
+  mapsByStatus: StatusCount<MapStatus>[];
+  nodesByStatus: StatusCount<NodeStatus>[];
+  runsInFlight: DashboardRun[];
+  runsWaiting: DashboardRun[];
+  questions: DashboardQuestion[];
+  /** Tokens per UTC day in the range, every day listed (zero included), oldest first. */
+  tokensByDay: { day: string; promptTokens: number; completionTokens: number }[];
+  /** Tokens per map in the range, most first; maps that spent nothing are left out. */
+  tokensByMap: { mapId: string; mapTitle: string; promptTokens: number; completionTokens: number }[];
+  /** Failed runs in the range by error code, most first. */
+  errorsByCode: { code: string; count: number }[];
+  /** The latest failed runs in the range. */
+  recentErrors: {
+    runId: string;
+    mapId: string;
+    mapTitle: string;
+    nodeId: string | null;
+    code: string;
+    error: string | null;
+    at: Date;
+  }[];
+}
+
+/** The UTC day of an instant, `YYYY-MM-DD`. */
+const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
+
+/** Every UTC day from `from` to `to`, both included. */
+function daysBetween(from: Date, to: Date): string[] {
+  const days: string[] = [];
+  const at = new Date(`${dayOf(from)}T00:00:00.000Z`);
+  while (at <= to) {
+    days.push(dayOf(at));
+    at.setUTCDate(at.getUTCDate() + 1);
+  }
+  return days;
+}
+
+/**
+ * Reads the dashboard of the maps `ownerId` may read (their own), in a fixed number of grouped queries whatever
+ * the number of maps, runs or questions: statuses are counted by the database, names are joined in memory.
+ */
+export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to: Date): Promise<Dashboard> {
+  const ofViewer = { map: { ownerId } };
+  const inRange = { gte: from, lte: to };
+  const [maps, nodeGroups, openRuns, spending, errorGroups, recentFailures] = await Promise.all([
+    db.map.findMany({ where: { ownerId }, select: { id: true, title: true, status: true } }),
+    db.node.groupBy({ by: ['status'], where: ofViewer, _count: { _all: true } }),
+    db.agentRun.findMany({
+      where: { ...ofViewer, status: { in: [...IN_FLIGHT, ...WAITING] } },
+      select: { id: true, mapId: true, nodeId: true, agent: true, status: true, createdAt: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    }),
+    db.agentRun.findMany({
+      where: { ...ofViewer, createdAt: inRange, OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }] },
+      select: { mapId: true, createdAt: true, promptTokens: true, completionTokens: true },
+    }),
+    db.agentRun.groupBy({
+      by: ['errorCode'],
+      where: { ...ofViewer, status: RunStatus.FAILED, finishedAt: inRange },
+      _count: { _all: true },
+    }),
+    db.agentRun.findMany({
+      where: { ...ofViewer, status: RunStatus.FAILED, finishedAt: inRange },
+      select: { id: true, mapId: true, nodeId: true, errorCode: true, error: true, finishedAt: true },
+      orderBy: [{ finishedAt: 'desc' }, { id: 'desc' }],
+      take: RECENT_FAILURES,
+    }),
+  ]);
+  const mapIds = maps.map((map) => map.id);
+  const [questions, steps] = await Promise.all([
+    mapIds.length === 0
+      ? []
+      : db.agentQuestion.findMany({
+          where: { ...ANSWERABLE_QUESTION, mapId: { in: mapIds } },
+          select: {
+            id: true,
+            runId: true,
+            kind: true,
+            question: true,
+            mapId: true,
+            nodeId: true,
+            createdAt: true,
+            expiresAt: true,
+          },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        }),
+    currentSteps(db, openRuns),
+  ]);
+  const nodeIds = [...new Set([...openRuns, ...questions].flatMap((row) => (row.nodeId ? [row.nodeId] : [])))];
+  const nodes =
+    nodeIds.length === 0
+      ? []
+      : await db.node.findMany({ where: { id: { in: nodeIds } }, select: { id: true, question: true } });
+  const titleOf = new Map(maps.map((map) => [map.id, map.title]));
+  const questionOf = new Map(nodes.map((node) => [node.id, node.question]));
+  const nodeQuestion = (id: string | null) => (id ? (questionOf.get(id) ?? null) : null);
+
+  const runs = openRuns.map((run) => ({
+    id: run.id,
+    mapId: run.mapId,
+    mapTitle: titleOf.get(run.mapId) ?? '',
+    nodeId: run.nodeId,
+    nodeQuestion: nodeQuestion(run.nodeId),
+    agent: run.agent,
+    status: run.status,
+    step: steps.get(run.id) ?? null,
+    startedAt: run.createdAt,
+  }));
+
+  return {
+    from,
+    to,
+    mapsByStatus: countBy(maps.map((map) => map.status)),
+    nodesByStatus: nodeGroups
+      .map((group) => ({ status: group.status, count: group._count._all }))
+      .sort((a, b) => a.status.localeCompare(b.status)),
+    runsInFlight: runs.filter((run) => IN_FLIGHT.includes(run.status)),
+    runsWaiting: runs.filter((run) => WAITING.includes(run.status)),
+    questions: questions.map((question) => ({
+      requestId: question.id,
+      runId: question.runId,
+      kind: question.kind,
+      question: question.question,
+      mapId: question.mapId,
+      mapTitle: titleOf.get(question.mapId) ?? '',
+      nodeId: question.nodeId,
+      nodeQuestion: nodeQuestion(question.nodeId),
+      askedAt: question.createdAt,
+      expiresAt: question.expiresAt,
+    })),
+    ...tokenSpend(spending, titleOf, from, to),
+    errorsByCode: errorGroups
+      .map((group) => ({ code: group.errorCode ?? 'UNKNOWN', count: group._count._all }))
+      .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+    recentErrors: recentFailures.map((run) => ({
+      runId: run.id,
+      mapId: run.mapId,
+      mapTitle: titleOf.get(run.mapId) ?? '',
+      nodeId: run.nodeId,
+      code: run.errorCode ?? 'UNKNOWN',
+      error: run.error,
+      at: run.finishedAt ?? from,
+    })),
+  };
+}
+
+/** Counts values, sorted by value. */
+function countBy<S extends string>(values: S[]): StatusCount<S>[] {
+  const counts = new Map<S, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].map(([status, count]) => ({ status, count })).sort((a, b) => a.status.localeCompare(b.status));
+}
+
+/** Sums the runs' tokens per UTC day and per map. */
+function tokenSpend(
+  runs: { mapId: string; createdAt: Date; promptTokens: number; completionTokens: number }[],
+  titleOf: Map<string, string>,
+  from: Date,
+  to: Date,
+): Pick<Dashboard, 'tokensByDay' | 'tokensByMap'> {
+  const byDay = new Map(daysBetween(from, to).map((day) => [day, { day, promptTokens: 0, completionTokens: 0 }]));
+  const byMap = new Map<string, Dashboard['tokensByMap'][number]>();
+  for (const run of runs) {
+    const day = byDay.get(dayOf(run.createdAt));
+    if (day) {
+      day.promptTokens += run.promptTokens;
+      day.completionTokens += run.completionTokens;
+    }
+    const map = byMap.get(run.mapId) ?? {
+      mapId: run.mapId,
+      mapTitle: titleOf.get(run.mapId) ?? '',
+      promptTokens: 0,
+      completionTokens: 0,
+    };
+    map.promptTokens += run.promptTokens;
+    map.completionTokens += run.completionTokens;
+    byMap.set(run.mapId, map);
+  }
+  const total = (row: { promptTokens: number; completionTokens: number }) => row.promptTokens + row.completionTokens;
+  return { tokensByDay: [...byDay.values()], tokensByMap: [...byMap.values()].sort((a, b) => total(b) - total(a)) };
+}
+
+/**
+ * The step each open run is in or last entered, from its AgentStep events: one query over the runs' maps since
+ * the oldest of them started, newest first, keeping each run's latest step.
+ */
+async function currentSteps(
+  db: ReadDb,
+  runs: { id: string; mapId: string; createdAt: Date }[],
+): Promise<Map<string, string>> {
+  const steps = new Map<string, string>();
+  if (runs.length === 0) return steps;
+  const events = await db.event.findMany({
+    where: { type: 'AgentStep', OR: runs.map((run) => ({ mapId: run.mapId, createdAt: { gte: run.createdAt } })) },
+    select: { mapId: true, seq: true, type: true, version: true, payload: true },
+    orderBy: [{ id: 'desc' }],
+  });
+  const open = new Set(runs.map((run) => run.id));
+  for (const event of events) {
+    const step = decodePayload({ ...event, type: 'AgentStep' }, event.payload);
+    if (open.has(step.runId) && !steps.has(step.runId)) steps.set(step.runId, step.step);
+  }
+  return steps;
+}
