@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { type Plugin, Repeater } from 'graphql-yoga';
 import type { Access } from './access.ts';
 import type { TokenEnd, TokenRevocations } from './token-revocations.ts';
 
@@ -14,62 +14,41 @@ export const TOKEN_ENDED: Record<TokenEnd, string> = {
 /**
  * Wraps a subscription's results so that it ends when its token is revoked (on any instance) or expires: the
  * client receives one error (`UNAUTHENTICATED`, with `reason` `REVOKED` or `EXPIRED`), then the stream completes.
- * Written as an iterator object rather than an async generator so that `return()` reaches the source at once even
- * while it waits for its next event. The connection carrying it is closed only once that error was taken.
+ * A Repeater, so that `return()` reaches the source at once even while it waits for its next event, and so that
+ * waiting for the token's end costs nothing per event (racing every `next()` against one long-lived promise kept a
+ * reaction per event delivered until the subscription ended). The connection carrying it is closed only once that
+ * error was taken.
  */
 export function endWhenTokenEnds(
   source: AsyncIterable<Result>,
   access: Access,
   revocations: TokenRevocations,
-): AsyncIterableIterator<Result> {
-  const iterator = source[Symbol.asyncIterator]();
-  let ended: ((why: TokenEnd) => void) | undefined;
-  const ending = new Promise<TokenEnd>((resolve) => {
-    ended = resolve;
-  });
-  let taken: (() => void) | undefined;
-  const lastTaken = new Promise<void>((resolve) => {
-    taken = resolve;
-  });
-  const untrack = revocations.track(access, (why) => {
-    ended?.(why);
-    return lastTaken;
-  });
-  let done = false;
-  const finish = async (): Promise<IteratorResult<Result>> => {
-    if (!done) {
-      done = true;
+): Repeater<Result> {
+  return new Repeater<Result>(async (push, stop) => {
+    const iterator = source[Symbol.asyncIterator]();
+    let ended = false;
+    const untrack = revocations.track(access, async (why) => {
+      if (ended) return;
+      ended = true;
+      const error = new GraphQLError(TOKEN_ENDED[why], { extensions: { code: 'UNAUTHENTICATED', reason: why } });
+      // Resolves once the client asked for what follows the error: it was taken.
+      const taken = push({ errors: [error] });
+      stop();
+      await taken;
+    });
+    void stop.then(() => {
       untrack();
-      await iterator.return?.();
-    }
-    return { value: undefined, done: true };
-  };
-  const close = async (): Promise<IteratorResult<Result>> => {
-    const result = await finish();
-    taken?.();
-    return result;
-  };
-  return {
-    async next() {
-      if (done) return close();
-      const next = await Promise.race([iterator.next(), ending]);
-      if (typeof next === 'string') {
-        await finish();
-        const error = new GraphQLError(TOKEN_ENDED[next], { extensions: { code: 'UNAUTHENTICATED', reason: next } });
-        return { value: { errors: [error] }, done: false };
+      void iterator.return?.();
+    });
+    try {
+      for (let result = await iterator.next(); !result.done && !ended; result = await iterator.next()) {
+        await push(result.value);
       }
-      if (next.done) await close();
-      return next;
-    },
-    return: close,
-    async throw(error) {
-      await close();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+    } finally {
+      untrack();
+      stop();
+    }
+  });
 }
 
 /**
