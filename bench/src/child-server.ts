@@ -22,6 +22,8 @@ export interface ServerTimes {
 export interface ProcessStats {
   rssMb: number;
   heapUsedMb: number;
+  /** Memory of Buffers and other objects outside the JS heap (`external`, array buffers included). */
+  externalMb: number;
   /** Live handles and requests (sockets, timers, …): `process.getActiveResourcesInfo()`. */
   handles: number;
   /** Whether the figures follow a full garbage collection (the process runs with `--expose-gc`). */

@@ -35,6 +35,7 @@ process.on('message', (message: { type: 'stats' } | { type: 'heap-snapshot'; fil
   process.send?.({
     rssMb: memory.rss / 2 ** 20,
     heapUsedMb: memory.heapUsed / 2 ** 20,
+    externalMb: memory.external / 2 ** 20,
     handles: process.getActiveResourcesInfo().length,
     afterGc: !!gc,
   });

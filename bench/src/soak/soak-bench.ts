@@ -61,7 +61,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     `\nSoak: ${options.minutes} min, ${PEOPLE.length} people at ${options.rate} operations/s in all, 3 dashboards ` +
       `(held over graphql-ws and SSE, one coming and going every ${COMING_AND_GOING_S} s); warm-up ${warmup} min`,
   );
-  console.log('  min   ops/s  errors  RSS MB  heap MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated');
+  console.log('  min   ops/s  errors  RSS MB  heap MB  ext MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated');
 
   let running = true;
   const pace = new Pace(options.rate);
@@ -121,7 +121,8 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     const delivered = feeds.map((f) => `${f.delivered}/${f.skipped}/${f.repeated}`).join('  ');
     console.log(
       `  ${String(minute).padStart(3)}  ${perSecond.toFixed(1).padStart(6)}  ${String(tally.errors).padStart(6)}` +
-        `  ${stats.rssMb.toFixed(0).padStart(6)}  ${stats.heapUsedMb.toFixed(1).padStart(7)}  ${String(stats.handles).padStart(7)}` +
+        `  ${stats.rssMb.toFixed(0).padStart(6)}  ${stats.heapUsedMb.toFixed(1).padStart(7)}  ${stats.externalMb.toFixed(0).padStart(6)}` +
+        `  ${String(stats.handles).padStart(7)}` +
         `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${delivered}`,
     );
     if (options.snapshots && minute === warmup) await snapshot(server, options.snapshots, 'after-warmup');
