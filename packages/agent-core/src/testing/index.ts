@@ -13,7 +13,10 @@ export { InMemoryStore } from './in-memory-store.ts';
 export {
   type OpenAiServer,
   type OpenAiServerOptions,
+  REFUSE_ALL,
   type RecordedRequest,
+  type Refusals,
+  refusalOf,
   type ScriptedReply,
   startOpenAiServer,
 } from './openai-server.ts';
