@@ -25,7 +25,12 @@ export type NodeStateChange = Partial<Pick<Node, 'status' | 'statusReason' | 'in
 export interface RunTokens {
   promptTokens: number;
   completionTokens: number;
+  /** True when some of them were counted locally (the endpoint reported no usage): the run is marked so. */
+  estimated?: boolean;
 }
+
+/** The run's `tokensEstimated` set when `spent` was estimated (never cleared: one estimate makes the sum one). */
+const estimatedOf = (spent: RunTokens) => (spent.estimated ? { tokensEstimated: true } : {});
 
 /** A run on a node, as a new run on it checks it (busy, or paused on a gate it replaces). */
 export type NodeRun = Pick<AgentRun, 'id' | 'mapId' | 'agent' | 'status'>;
@@ -218,6 +223,7 @@ export function prismaRunLog(): RunLog {
           status,
           promptTokens: { increment: spent.promptTokens },
           completionTokens: { increment: spent.completionTokens },
+          ...estimatedOf(spent),
           tokensReserved: 0,
         },
       });
@@ -243,6 +249,7 @@ export function prismaRunLog(): RunLog {
           ...(output === undefined ? {} : { output: output as object }),
           promptTokens: { increment: spent.promptTokens },
           completionTokens: { increment: spent.completionTokens },
+          ...estimatedOf(spent),
           tokensReserved: 0,
         },
       });
@@ -330,9 +337,10 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
             '"strategy" = COALESCE(?, "strategy"), "updatedAt" = ? WHERE "id" = ? RETURNING *',
         )
         .safeIntegers(false),
-      settleRunRow: db.prepare<[string, number, number, string, string]>(
+      settleRunRow: db.prepare<[string, number, number, number, string, string]>(
         'UPDATE "AgentRun" SET "status" = ?, "promptTokens" = "promptTokens" + ?, ' +
-          '"completionTokens" = "completionTokens" + ?, "tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ?',
+          '"completionTokens" = "completionTokens" + ?, "tokensEstimated" = MAX("tokensEstimated", ?), ' +
+          '"tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ?',
       ),
       ...decoders(db),
       node: db.prepare<[string]>('SELECT * FROM "Node" WHERE "id" = ?'),
@@ -352,7 +360,8 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
           '"error" = CASE WHEN ? THEN ? ELSE "error" END, "errorCode" = CASE WHEN ? THEN ? ELSE "errorCode" END, ' +
           '"raw" = CASE WHEN ? THEN ? ELSE "raw" END, ' +
           '"finishedAt" = COALESCE(?, "finishedAt"), "promptTokens" = "promptTokens" + ?, ' +
-          '"completionTokens" = "completionTokens" + ?, "tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ? RETURNING *',
+          '"completionTokens" = "completionTokens" + ?, "tokensEstimated" = MAX("tokensEstimated", ?), ' +
+          '"tokensReserved" = 0, "updatedAt" = ? WHERE "id" = ? RETURNING *',
       ),
     }),
     'the run log',
@@ -442,7 +451,14 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
     async settleRunRow(tx, runId, status, spent) {
       const s = statements();
       if (!s) return fallback.settleRunRow(tx, runId, status, spent);
-      s.settleRunRow.run(status, spent.promptTokens, spent.completionTokens, sqliteTime(new Date()), runId);
+      s.settleRunRow.run(
+        status,
+        spent.promptTokens,
+        spent.completionTokens,
+        spent.estimated ? 1 : 0,
+        sqliteTime(new Date()),
+        runId,
+      );
     },
     async node(tx, nodeId) {
       const s = statements();
@@ -485,6 +501,7 @@ export function sqliteRunLog(connection: () => Sqlite.Database | undefined, fall
         end.finishedAt === undefined ? null : sqliteTime(end.finishedAt),
         spent.promptTokens,
         spent.completionTokens,
+        spent.estimated ? 1 : 0,
         sqliteTime(new Date()),
         runId,
       );

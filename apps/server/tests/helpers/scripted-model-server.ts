@@ -3,6 +3,7 @@ import {
   type OpenAiServer,
   type RecordedRequest,
   type ScriptedReply,
+  schemaNameOf,
   startOpenAiServer,
 } from '@thinkingmap/agent-core/testing';
 
@@ -19,7 +20,7 @@ export async function startScriptedModel(
 ) {
   const calls = new Map<string, number>();
   const respond = (request: RecordedRequest): ScriptedReply => {
-    const name = request.body.response_format?.json_schema?.name ?? 'text';
+    const name = schemaNameOf(request) ?? 'text';
     const n = (calls.get(name) ?? 0) + 1;
     calls.set(name, n);
     const prompt = (request.body.messages ?? []).map((m) => m.content).join('\n');

@@ -18,6 +18,7 @@ export {
   type Refusals,
   refusalOf,
   type ScriptedReply,
+  schemaNameOf,
   startOpenAiServer,
 } from './openai-server.ts';
 export { RecordingEvents } from './recording-events.ts';

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { instructedSchemaName } from '../model/structured-output.ts';
 
 /** One scripted answer of the fake endpoint. */
 export type ScriptedReply =
@@ -47,6 +48,16 @@ export interface Refusals {
   responseFormat?: 'json_schema' | 'all';
   streamOptions?: boolean;
   toolChoice?: boolean;
+}
+
+/**
+ * The schema a structured request asks for: its JSON schema's name, or, where the schema went into the prompt
+ * (json_object, or no response_format), the name the instruction gives; null for a chat request.
+ */
+export function schemaNameOf(request: RecordedRequest): string | null {
+  const named = request.body.response_format?.json_schema?.name;
+  if (named) return named;
+  return instructedSchemaName((request.body.messages ?? []).map((m) => m.content).join('\n'));
 }
 
 /** Every refusal at once. */
