@@ -456,6 +456,10 @@ export const MESSAGES = {
   'run.lastStep': { en: 'last: {step}', zh: '最后一步：{step}' },
   'run.took': { en: '{seconds} s', zh: '{seconds} 秒' },
   'run.tokens': { en: '{count} tokens', zh: '{count} 个词元' },
+  'run.tokensEstimated': {
+    en: 'Estimated: the model endpoint reported no usage, so the tokens were counted here',
+    zh: '估算值：模型端点没有报告用量，词元由本地计数',
+  },
   'run.tokens.one': { en: '{count} token', zh: '{count} 个词元' },
   'run.reason': { en: 'Why', zh: '原因' },
   'runView.open': { en: 'View the run', zh: '查看运行过程' },
