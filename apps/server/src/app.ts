@@ -43,7 +43,7 @@ import { createOpsRoutes } from './ops/ops-routes.ts';
 import { createOpsServer } from './ops/ops-server.ts';
 import { RUN_HEARTBEAT_MS, RUN_LEASE_MS, RunEngine, type RunSettings } from './runs/run-engine.ts';
 import { RunService } from './runs/run-service.ts';
-import type { GraphQLContext } from './schema/context.ts';
+import type { GraphQLContext, ModelInfo } from './schema/context.ts';
 import { schema } from './schema/schema.ts';
 
 /** Options for {@link buildApp}. Everything has an embedded default. */
@@ -130,7 +130,7 @@ export interface App {
   /** Consultations and their turns (tests wait on their outcomes). */
   consultations: ConsultationService;
   /** Which model the agents use (offline when no OPENAI_* variables are set). */
-  model: { offline: boolean; label: string };
+  model: ModelInfo;
   localUser: User | null;
   localToken: string | null;
   /** What MCP tools act through for `access` (the stdio command serves them without HTTP). */
@@ -220,7 +220,11 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     logError,
     compressAfterTurns: options.consultationCompressAfter,
   });
-  const modelInfo = { offline: model.offline, label: model.label };
+  const modelInfo: ModelInfo = {
+    offline: model.offline,
+    label: model.label,
+    capabilities: () => model.capabilities(),
+  };
   const contextFor = (access: Access): GraphQLContext => {
     const commands: CommandContext = { db, bus, viewer: access.viewer, scope: access.scope, onCommitted };
     const loaders = createLoaders(db.read);

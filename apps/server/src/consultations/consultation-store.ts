@@ -197,10 +197,10 @@ export class CommandConsultationStore
     if (outcome.status === 'failed') {
       const row = await ctx.db.read.consultation.findUnique({ where: { id: consultationId }, include: { map: true } });
       const language = row?.map?.language ?? 'en';
-      const failure = { code: outcome.code, reason: outcome.reason };
-      await setConsultationBusy(ctx, consultationId, false, `${FAILED[language]}: ${outcome.reason}`, failure);
       const raw = outcome.raw ? ` (model wrote: ${outcome.raw.slice(0, 500)})` : '';
       this.logError(`consultation ${consultationId} turn failed: ${outcome.code}: ${outcome.reason}${raw}`);
+      const failure = { code: outcome.code, reason: outcome.reason };
+      await setConsultationBusy(ctx, consultationId, false, `${FAILED[language]}: ${outcome.reason}`, failure);
     } else await setConsultationBusy(ctx, consultationId, false, outcome.status);
   }
 

@@ -2,6 +2,7 @@ import type { ModelCapabilities } from '@thinkingmap/agent-core';
 import { AgentGraph, QuestionKind } from '@thinkingmap/db';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
+import type { ModelInfo } from '../schema/context.ts';
 import { QuestionStatusEnum, RunStatusEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
 import { ANSWERABLE_QUESTION, isAnswerable } from './answerable-questions.ts';
@@ -132,20 +133,18 @@ const CapabilitiesRef = builder.objectRef<ModelCapabilities>('ModelCapabilities'
   }),
 });
 
-const ModelInfoRef = builder
-  .objectRef<{ offline: boolean; label: string; capabilities?(): ModelCapabilities | undefined }>('ModelInfo')
-  .implement({
-    description: 'Which model the agents use. Offline means deterministic built-in answers (no key configured).',
-    fields: (t) => ({
-      offline: t.exposeBoolean('offline'),
-      label: t.exposeString('label'),
-      capabilities: t.field({
-        type: CapabilitiesRef,
-        nullable: true,
-        description: 'What its endpoint accepts (null for the offline model).',
-        resolve: (model) => model.capabilities?.() ?? null,
-      }),
+const ModelInfoRef = builder.objectRef<ModelInfo>('ModelInfo').implement({
+  description: 'Which model the agents use. Offline means deterministic built-in answers (no key configured).',
+  fields: (t) => ({
+    offline: t.exposeBoolean('offline'),
+    label: t.exposeString('label'),
+    capabilities: t.field({
+      type: CapabilitiesRef,
+      nullable: true,
+      description: 'What its endpoint accepts (null for the offline model).',
+      resolve: (model) => model.capabilities() ?? null,
     }),
-  });
+  }),
+});
 
 builder.queryField('agentModel', (t) => t.field({ type: ModelInfoRef, resolve: (_root, _args, ctx) => ctx.model }));
