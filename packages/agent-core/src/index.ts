@@ -122,6 +122,7 @@ export {
 export { estimatePromptTokens, estimateTextTokens } from './model/estimate-tokens.ts';
 export { InMemoryTokenLedger } from './model/in-memory-token-ledger.ts';
 export { MeteredModel, type MeterOptions } from './model/metered-model.ts';
+export { type CheckRow, checkModel, formatModelCheck, type ModelCheck } from './model/model-check.ts';
 export { type AgentEndpoint, modelConfigFromEnv, type OpenAiModelConfig } from './model/model-config.ts';
 export { OFFLINE_LABEL } from './model/offline-answers.ts';
 export { OfflineModel } from './model/offline-model.ts';
