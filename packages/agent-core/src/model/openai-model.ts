@@ -37,6 +37,15 @@ interface Target {
   model: string;
 }
 
+/** One call as the port was asked for it: where it goes, what it says, and its request fields per capability. */
+interface CallPlan {
+  target: Target;
+  request: ChatRequest;
+  messages: ChatMessage[];
+  extrasFor: (caps: ModelCapabilities) => Extras;
+  tool: { args: string } | undefined;
+}
+
 /** A function the model is asked to call (`pnpm model:check` asks for one). */
 export interface ToolRequest<T> extends ChatRequest {
   tool: { name: string; description: string; schema: z.ZodType<T> };
@@ -162,69 +171,54 @@ export class OpenAiModel implements ModelPort {
     return { client, baseURL: client.baseURL, model };
   }
 
-  /**
-   * One call, retried with weaker features while the endpoint refuses one it names; each refusal is
-   * recorded for the endpoint and model, so later calls start where this one ended.
-   */
-  async #call(
+  /** One call, starting from what the endpoint and model are known to accept (see {@link OpenAiModel.#complete}). */
+  #call(
     request: ChatRequest,
     messages: ChatMessage[],
     extrasFor: (caps: ModelCapabilities) => Extras,
     tool?: { args: string },
   ): Promise<ChatResult> {
     const target = this.#target(request.agent);
-    let caps = this.registry.get(target.baseURL, target.model, this.#initial);
-    for (;;) {
-      const extras = extrasFor(caps);
-      try {
-        return await this.#complete(target, caps, request, messages, extras, tool);
-      } catch (error) {
-        const feature = refusedFeature(error, sentFeatures(extras, Boolean(request.onToken), caps));
-        const weaker = feature && this.registry.refused(target.baseURL, target.model, caps, feature);
-        if (!weaker) throw error;
-        caps = weaker;
-      }
-    }
+    const caps = this.registry.get(target.baseURL, target.model, this.#initial);
+    return this.#complete({ target, request, messages, extrasFor, tool }, caps);
   }
 
   /**
    * One call to the endpoint, metered: reserved before (refused with `BUDGET_EXHAUSTED`, no call made),
    * settled after with the endpoint's usage — or, when the call failed or the endpoint reported none, the
-   * prompt's estimate and the tokens of what was streamed. A refused feature costs nothing.
+   * prompt's estimate and the tokens of what was streamed. A feature the endpoint refused costs nothing: the
+   * refusal is recorded for the endpoint and model and the call made again with the weaker form.
    */
-  async #complete(
-    target: Target,
-    caps: ModelCapabilities,
-    request: ChatRequest,
-    messages: ChatMessage[],
-    extras: Extras,
-    tool: { args: string } | undefined,
-  ): Promise<ChatResult> {
+  async #complete(call: CallPlan, caps: ModelCapabilities): Promise<ChatResult> {
+    const { target, request, messages, tool } = call;
+    const extras = call.extrasFor(caps);
     const format = extras.response_format;
     const schema = format?.type === 'json_schema' ? JSON.stringify(format.json_schema.schema ?? {}) : '';
     const meter = request.meter;
     const estimate = meter ? await estimatePromptTokens(messages, schema) : 0;
-    const call = meter ? await meter.open(estimate) : null;
+    const metered = meter ? await meter.open(estimate) : null;
     const streamed = { text: '' };
     let reported: ModelUsage | null = null;
-    let refused = false;
+    let weaker: ModelCapabilities | null = null;
     try {
-      const cap = call?.maxTokens == null ? {} : { [this.config.maxTokensField ?? 'max_tokens']: call.maxTokens };
+      const cap = metered?.maxTokens == null ? {} : { [this.config.maxTokensField ?? 'max_tokens']: metered.maxTokens };
       const body: Body = { model: target.model, messages, ...extras, ...cap };
       const result = await this.#send(target, caps, request, { body, messages }, streamed, tool);
       reported = result.usage;
       return result;
     } catch (error) {
-      refused = refusedFeature(error, ['response_format', 'stream_options', 'tool_choice']) !== null;
-      throw error;
+      const feature = refusedFeature(error, sentFeatures(extras, Boolean(request.onToken), caps));
+      weaker = feature && this.registry.refused(target.baseURL, target.model, caps, feature);
+      if (!weaker) throw error;
     } finally {
-      if (call && refused) await call.close({ promptTokens: 0, completionTokens: 0 });
-      else if (call) {
+      if (metered && weaker) await metered.close({ promptTokens: 0, completionTokens: 0 });
+      else if (metered) {
         const answer = reported?.completionTokens || (await estimateTextTokens(streamed.text));
         const usage = { promptTokens: reported?.promptTokens || estimate, completionTokens: answer };
-        await call.close(reported?.estimated ? { ...usage, estimated: true } : usage);
+        await metered.close(reported?.estimated ? { ...usage, estimated: true } : usage);
       }
     }
+    return this.#complete(call, weaker);
   }
 
   async #send(
