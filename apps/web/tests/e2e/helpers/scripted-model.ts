@@ -217,7 +217,7 @@ export function divergentScript(): Record<string, (prompt: string) => object | u
 /** Starts the scripted model server; returns the model for buildApp and a close function. */
 export async function startScriptedModel() {
   const { OpenAiModel } = await import('@thinkingmap/agent-core');
-  const { startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
+  const { schemaNameOf, startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
   const script = { ...cafeScript(), ...divergentScript() };
   const calls = new Map<string, number>();
   /** Answers (by schema name) that stop streaming half-way until released (to watch them being written). */
@@ -226,7 +226,7 @@ export async function startScriptedModel() {
   let heldTask: { resume: Promise<void> } | null = null;
   const server = await startOpenAiServer({
     respond: (request) => {
-      const name = request.body.response_format?.json_schema?.name ?? 'text';
+      const name = schemaNameOf(request) ?? 'text';
       const n = (calls.get(name) ?? 0) + 1;
       calls.set(name, n);
       const prompt = (request.body.messages ?? [])
