@@ -4,6 +4,7 @@ export {
   postgresReachable,
   postgresTestUrl,
   type TestDatabase,
+  logicProviders,
   testProviders,
 } from './test-database.ts';
 export { type TestDatabaseHandle, useTestDatabase } from './use-test-database.ts';
