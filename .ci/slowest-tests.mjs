@@ -20,7 +20,9 @@ for (const report of readdirSync(dir).filter((name) => name.endsWith('.json'))) 
     total += seconds;
     files.push({ file: relative(root, result.name), seconds, tests: result.assertionResults?.length ?? 0 });
   }
-  console.log(`${pkg.padEnd(18)} ${String(testResults.length).padStart(3)} files  ${total.toFixed(1).padStart(7)} s summed`);
+  console.log(
+    `${pkg.padEnd(18)} ${String(testResults.length).padStart(3)} files  ${total.toFixed(1).padStart(7)} s summed`,
+  );
 }
 files.sort((a, b) => b.seconds - a.seconds);
 console.log('\nten slowest test files (seconds, tests, file):');
