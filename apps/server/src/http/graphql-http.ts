@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TokenResolver } from '../auth/tokens.ts';
+import { accessNow, createBearerParser, type IdentityOptions, resolveAccess } from '../auth/viewer.ts';
+import { BodyTooLargeError, readBody } from './body-limit.ts';
+import { createFairQueue } from './fair-queue.ts';
+import {
+  MapResponseCache,
+  type MapResponseCacheOptions,
+  type OrdinaryPath,
+  type PendingAnswer,
+} from './map-response-cache.ts';
+
+/** What the GraphQL HTTP handler runs requests through: Yoga, given the server context's stored-answer hook. */
+export interface YogaNodeHandler {
+  graphqlEndpoint: string;
+  handle(req: IncomingMessage, res: ServerResponse, context?: { storedAnswer?: PendingAnswer }): Promise<void>;
+}
+
+/** Options of {@link createGraphQLHttpHandler}. */
+export interface GraphQLHttpOptions {
+  yoga: YogaNodeHandler;
+  /** The map-read cache's database, metrics and error log, and who requests act as (tokens looked up at once). */
+  mapReads: Pick<MapResponseCacheOptions, 'db' | 'onServed' | 'logError'> & {
+    identity: IdentityOptions & { tokens: Pick<TokenResolver, 'peek'> };
+  };
+  /** Largest request body read, in bytes. */
+  maxBodyBytes: number;
+  /** GraphQL requests executed at once; more wait in arrival order (8). */
+  maxConcurrentRequests?: number;
+}
+
+/** Accept headers that take a JSON answer (a client may accept a stream as well: urql, so every browser query). */
+const ACCEPTS_JSON = /application\/(graphql-response\+)?json/;
+
+/**
+ * GraphQL over HTTP (POST and GET; SSE subscriptions): a POST's body is read here, bounded, and handed to Yoga (as
+ * body-parser middleware would); every request that takes a JSON answer then goes through the map-read cache, which
+ * answers it from a stored answer or passes it to Yoga. Yoga runs at most `maxConcurrentRequests` at once, in arrival
+ * order; a request that accepts a stream (an SSE subscription stays open) bypasses that queue.
+ */
+export function createGraphQLHttpHandler(
+  options: GraphQLHttpOptions,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const { yoga, maxBodyBytes } = options;
+  const { identity, ...cacheOptions } = options.mapReads;
+  const bearer = createBearerParser();
+  const mapReads = new MapResponseCache({
+    ...cacheOptions,
+    // The token is looked up in the token cache without waiting when it is there.
+    access: (req) => {
+      const token = bearer(req.headers.authorization);
+      return accessNow(token, identity) ?? resolveAccess(token, identity);
+    },
+    endpoint: yoga.graphqlEndpoint,
+  });
+  const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
+  const run = (req: IncomingMessage, res: ServerResponse, pending: PendingAnswer | undefined) =>
+    pending ? yoga.handle(req, res, { storedAnswer: pending }) : yoga.handle(req, res);
+  const streamed: OrdinaryPath = (req, res, pending) => void run(req, res, pending);
+  const queued: OrdinaryPath = (req, res, pending) => void queue(() => run(req, res, pending));
+
+  return (req, res) => {
+    const accept = req.headers.accept ?? '';
+    const stream = accept.includes('text/event-stream');
+    const ordinary = stream ? streamed : queued;
+    const cached = !stream || ACCEPTS_JSON.test(accept);
+    if (req.method !== 'POST') return cached ? mapReads.serve(req, res, undefined, ordinary) : ordinary(req, res);
+    readBody(req, maxBodyBytes).then(
+      (body) => {
+        (req as IncomingMessage & { body?: Buffer }).body = body;
+        if (cached) mapReads.serve(req, res, body, ordinary);
+        else ordinary(req, res);
+      },
+      (error: unknown) => {
+        if (!(error instanceof BodyTooLargeError)) return void res.destroy();
+        res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+        res.end(JSON.stringify({ errors: [{ message: error.message, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }));
+      },
+    );
+  };
+}
