@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createModelFromEnv } from '@thinkingmap/agent-core';
 import { openDatabase, repoDir } from '@thinkingmap/db';
+import { createRequestIdentity } from './app-identity.ts';
 import type { App, AppOptions } from './app-options.ts';
 import { startServices } from './app-services.ts';
 import type { Access } from './auth/access.ts';
@@ -46,6 +47,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const local = options.requireToken ? { user: null, token: null } : await ensureLocalUser(db, tokenFile ?? undefined);
   const tokens = createTokenResolver(db.read, { onUse: createTokenUseRecorder(db, logError) });
   const identity: IdentityOptions = { tokens, localUser: local.user };
+  const requestIdentity = createRequestIdentity({ tokens, localUser: local.user });
   const revocations = new TokenRevocations(bus, tokens);
   const guard = createRequestGuard(options.guard);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -78,7 +80,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const { executionTimeoutMs, maxConcurrentRequests } = options;
   const yoga = createGraphQLYoga({
     schema,
-    identity,
+    identity: requestIdentity,
     contextFor,
     guard,
     hideSchema,
@@ -86,8 +88,14 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     plugins,
     logError,
   });
-  const mapReads = { db, identity: { tokens, localUser: local.user }, onServed: metrics.storedAnswer, logError };
-  const graphql = createGraphQLHttpHandler({ yoga, mapReads, maxBodyBytes, maxConcurrentRequests });
+  const mapReads = { db, onServed: metrics.storedAnswer, logError };
+  const graphql = createGraphQLHttpHandler({
+    yoga,
+    mapReads,
+    identity: requestIdentity,
+    maxBodyBytes,
+    maxConcurrentRequests,
+  });
   const metricsAccess = options.metricsToken ? { token: options.metricsToken } : undefined;
   const publicMetrics = metricsAccess ?? (options.requireToken ? 'closed' : 'open');
   const ops = createOpsRoutes({ db, bus, metrics, publicMetrics });
@@ -102,7 +110,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const server = createServer(
     createRouter({ guard, ops, routes, graphqlEndpoint: yoga.graphqlEndpoint, graphql, web }),
   );
-  const stopWebSockets = attachGraphQLWs({ server, yoga, guard, identity, revocations, logError });
+  const stopWebSockets = attachGraphQLWs({ server, yoga, guard, identity: requestIdentity, revocations, logError });
 
   const side = options.metricsPort === undefined ? null : { listener: createOpsServer(ops), port: options.metricsPort };
   const lifecycle = createLifecycle({

@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TokenResolver } from '../auth/tokens.ts';
-import { accessNow, createBearerParser, type IdentityOptions, resolveAccess } from '../auth/viewer.ts';
 import { BodyTooLargeError, readBody } from './body-limit.ts';
 import { createFairQueue } from './fair-queue.ts';
 import {
@@ -9,6 +7,7 @@ import {
   type OrdinaryPath,
   type PendingAnswer,
 } from './map-response-cache.ts';
+import type { RequestIdentity } from './request-identity.ts';
 
 /** What the GraphQL HTTP handler runs requests through: Yoga, given the server context's stored-answer hook. */
 export interface YogaNodeHandler {
@@ -19,10 +18,10 @@ export interface YogaNodeHandler {
 /** Options of {@link createGraphQLHttpHandler}. */
 export interface GraphQLHttpOptions {
   yoga: YogaNodeHandler;
-  /** The map-read cache's database, metrics and error log, and who requests act as (tokens looked up at once). */
-  mapReads: Pick<MapResponseCacheOptions, 'db' | 'onServed' | 'logError'> & {
-    identity: IdentityOptions & { tokens: Pick<TokenResolver, 'peek'> };
-  };
+  /** The map-read cache's database, metrics and error log. */
+  mapReads: Pick<MapResponseCacheOptions, 'db' | 'onServed' | 'logError'>;
+  /** Who requests act as. */
+  identity: Pick<RequestIdentity, 'access'>;
   /** Largest request body read, in bytes. */
   maxBodyBytes: number;
   /** GraphQL requests executed at once; more wait in arrival order (8). */
@@ -42,15 +41,10 @@ export function createGraphQLHttpHandler(
   options: GraphQLHttpOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { yoga, maxBodyBytes } = options;
-  const { identity, ...cacheOptions } = options.mapReads;
-  const bearer = createBearerParser();
+  const { identity } = options;
   const mapReads = new MapResponseCache({
-    ...cacheOptions,
-    // The token is looked up in the token cache without waiting when it is there.
-    access: (req) => {
-      const token = bearer(req.headers.authorization);
-      return accessNow(token, identity) ?? resolveAccess(token, identity);
-    },
+    ...options.mapReads,
+    access: (req) => identity.access(req.headers.authorization),
     endpoint: yoga.graphqlEndpoint,
   });
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);

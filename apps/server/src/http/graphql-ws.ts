@@ -1,15 +1,13 @@
 import type { Server } from 'node:http';
-import { type ExecutionArgs, GraphQLError } from 'graphql';
+import type { ExecutionArgs } from 'graphql';
 import type { Context, SubscribePayload } from 'graphql-ws';
 import { type Extra, useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Access } from '../auth/access.ts';
-import { TOKEN_ENDED } from '../auth/revocable-subscriptions.ts';
 import type { TokenRevocations } from '../auth/token-revocations.ts';
-import { type IdentityOptions, parseBearer, resolveAccess } from '../auth/viewer.ts';
-import { DomainError } from '../commands/domain-errors.ts';
 import type { GraphQLYoga } from './graphql-yoga.ts';
 import type { RequestGuard } from './request-guard.ts';
+import type { RequestIdentity } from './request-identity.ts';
 
 /** Options of {@link attachGraphQLWs}. */
 export interface GraphQLWsOptions {
@@ -17,7 +15,7 @@ export interface GraphQLWsOptions {
   server: Server;
   yoga: Pick<GraphQLYoga, 'getEnveloped' | 'graphqlEndpoint'>;
   guard: Pick<RequestGuard, 'check'>;
-  identity: IdentityOptions;
+  identity: RequestIdentity;
   revocations: Pick<TokenRevocations, 'track'>;
   logError(error: unknown): void;
 }
@@ -51,9 +49,8 @@ export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> 
     {
       onConnect: async (ctx: WsContext) => {
         const params = ctx.connectionParams ?? {};
-        const token = parseBearer(params.authorization ?? params.Authorization ?? params.token);
         try {
-          const access = await resolveAccess(token, identity);
+          const access = await identity.access(params.authorization ?? params.Authorization ?? params.token);
           viewers.set(ctx, access);
           // The close (4403 Forbidden, graphql-ws' own code) waits for the next turn of the event loop: graphql-ws
           // queues each subscription's last error and `complete` in the same job as its end, so the client sees the
@@ -65,7 +62,7 @@ export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> 
           return true;
         } catch (error) {
           // A missing or unknown token is refused (graphql-ws closes with 4403); anything else is also logged.
-          if (!(error instanceof DomainError)) logError(error);
+          if (!identity.refusal(error)) logError(error);
           return false;
         }
       },
@@ -74,11 +71,8 @@ export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> 
       onSubscribe: async (ctx: WsContext, _id: string, params: SubscribePayload) => {
         const access = viewers.get(ctx)!;
         // Between its token's expiry and the socket's close, nothing more is run with it.
-        if (access.expiresAt && access.expiresAt <= new Date()) {
-          return [
-            new GraphQLError(TOKEN_ENDED.EXPIRED, { extensions: { code: 'UNAUTHENTICATED', reason: 'EXPIRED' } }),
-          ];
-        }
+        const ended = identity.ended(access);
+        if (ended) return [ended];
         const enveloped = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,

@@ -2,14 +2,13 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, maskError, type YogaServerOptions } from 'graphql-yoga';
 import type { Access } from '../auth/access.ts';
-import { type IdentityOptions, parseBearer, resolveAccess } from '../auth/viewer.ts';
-import { DomainError } from '../commands/domain-errors.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { useHiddenSchema, useNoInternalDetails } from './hide-schema.ts';
 import { type PendingAnswer, useStoredAnswers } from './map-response-cache.ts';
 import { armorPlugin, boundedParserCache, useExecutionTimeout } from './query-limits.ts';
 import type { RequestGuard } from './request-guard.ts';
+import type { RequestIdentity } from './request-identity.ts';
 import { useSseSingleConnection } from './sse-single-connection.ts';
 
 /** What a request brings to Yoga besides the request: its access when already resolved (graphql-ws), its map-read hook. */
@@ -22,7 +21,7 @@ export interface ServerContext {
 export interface GraphQLYogaOptions {
   schema: GraphQLSchema;
   /** Who a request without a resolved access acts as. */
-  identity: IdentityOptions;
+  identity: Pick<RequestIdentity, 'access' | 'refusal'>;
   /** The GraphQL context of a request acting with `access`. */
   contextFor(access: Access): GraphQLContext;
   /** For CORS: origins whose browsers may read answers. */
@@ -36,14 +35,7 @@ export interface GraphQLYogaOptions {
   logError(error: unknown): void;
 }
 
-/** A refused access as GraphQL answers it: 401 or 403 with the domain error's code. */
-function toGraphQLError(error: unknown): GraphQLError {
-  if (error instanceof DomainError) {
-    const status = error.code === 'UNAUTHENTICATED' ? 401 : 403;
-    return new GraphQLError(error.message, { extensions: { code: error.code, http: { status } } });
-  }
-  return error instanceof GraphQLError ? error : new GraphQLError('Unexpected error.');
-}
+const UNEXPECTED = () => new GraphQLError('Unexpected error.');
 
 /**
  * The GraphQL server (Yoga) at `/graphql`: limits (GraphQL Armor, bounded parser cache, a time limit), masked errors,
@@ -91,10 +83,9 @@ export function createGraphQLYoga(options: GraphQLYogaOptions) {
     context: async (initial) => {
       if (initial.access) return options.contextFor(initial.access);
       try {
-        const token = parseBearer(initial.request.headers.get('authorization'));
-        return options.contextFor(await resolveAccess(token, options.identity));
+        return options.contextFor(await options.identity.access(initial.request.headers.get('authorization')));
       } catch (error) {
-        throw toGraphQLError(error);
+        throw options.identity.refusal(error) ?? (error instanceof GraphQLError ? error : UNEXPECTED());
       }
     },
   });
