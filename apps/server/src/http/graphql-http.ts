@@ -40,8 +40,7 @@ const ACCEPTS_JSON = /application\/(graphql-response\+)?json/;
 export function createGraphQLHttpHandler(
   options: GraphQLHttpOptions,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { yoga, maxBodyBytes } = options;
-  const { identity } = options;
+  const { yoga, maxBodyBytes, identity } = options;
   const mapReads = new MapResponseCache({
     ...options.mapReads,
     access: (req) => identity.access(req.headers.authorization),
@@ -50,14 +49,15 @@ export function createGraphQLHttpHandler(
   const queue = createFairQueue(options.maxConcurrentRequests ?? 8);
   const run = (req: IncomingMessage, res: ServerResponse, pending: PendingAnswer | undefined) =>
     pending ? yoga.handle(req, res, { storedAnswer: pending }) : yoga.handle(req, res);
-  const streamed: OrdinaryPath = (req, res, pending) => void run(req, res, pending);
-  const queued: OrdinaryPath = (req, res, pending) => void queue(() => run(req, res, pending));
+  // A request that accepts a stream may be a subscription, which stays open: it bypasses the queue (a map read does not).
+  const ordinary: OrdinaryPath = (req, res, pending) => {
+    if (pending || !req.headers.accept?.includes('text/event-stream')) void queue(() => run(req, res, pending));
+    else void run(req, res, pending);
+  };
 
   return (req, res) => {
     const accept = req.headers.accept ?? '';
-    const stream = accept.includes('text/event-stream');
-    const ordinary = stream ? streamed : queued;
-    const cached = !stream || ACCEPTS_JSON.test(accept);
+    const cached = !accept.includes('text/event-stream') || ACCEPTS_JSON.test(accept);
     if (req.method !== 'POST') return cached ? mapReads.serve(req, res, undefined, ordinary) : ordinary(req, res);
     readBody(req, maxBodyBytes).then(
       (body) => {
