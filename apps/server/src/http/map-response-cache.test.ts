@@ -57,14 +57,18 @@ async function startCacheServer() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** The raw response to a read of map `mapId` as the viewer of `token`, with these request headers. */
+  const get = (mapId: string, token: string, headers: Record<string, string> = {}) => {
+    const search = new URLSearchParams({ query: QUERY, variables: JSON.stringify({ m: mapId }) });
+    return fetch(`${url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  };
   /** Reads map `mapId` as the viewer of `token`: its status and, when answered, the lastSeq in the answer. */
   const read = async (mapId: string, token: string) => {
-    const search = new URLSearchParams({ query: QUERY, variables: JSON.stringify({ m: mapId }) });
-    const response = await fetch(`${url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await get(mapId, token);
     const body = response.status === 200 ? ((await response.json()) as { data: { map: { lastSeq: number } } }) : null;
     return { status: response.status, lastSeq: body?.data.map.lastSeq };
   };
-  return { rows, viewers, outcomes, read, computed: () => computed, stop: () => server.close() };
+  return { rows, viewers, outcomes, read, get, computed: () => computed, stop: () => server.close() };
 }
 
 let stop: (() => unknown) | undefined;
@@ -124,5 +128,24 @@ describe('map response cache, answered without waiting', () => {
     server.viewers.set('a', { ...accessOf('alice'), scope: TokenScope.READ_ONLY });
     await server.read('m', 'a');
     expect(server.outcomes).toEqual(['computed', 'computed']);
+  });
+
+  it('should answer 304 to a computed answer the client already holds (its ETag from another instance)', async () => {
+    const first = await started();
+    const etag = (await first.get('m', 'a')).headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    const other = await startCacheServer();
+    const stopFirst = stop;
+    stop = () => {
+      stopFirst?.();
+      other.stop();
+    };
+    other.rows.set('m', first.rows.get('m')!);
+    other.viewers.set('a', accessOf('alice'));
+    const revalidated = await other.get('m', 'a', { 'if-none-match': etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('etag')).toBe(etag);
+    expect(other.outcomes).toEqual(['not_modified']);
+    expect(other.computed()).toBe(1);
   });
 });
