@@ -76,8 +76,8 @@ const answerRequest = (req: IncomingMessage): AnswerRequest => ({
  * Each step waits only when it must: a request alone in its turn, whose token is in the token cache, on a database
  * with a synchronous row read, is answered in its own tick (no promise); requests that coincide share one row read.
  *
- * Not `@graphql-yoga/plugin-response-cache`: it serialises the stored result again on every hit inside Yoga's
- * pipeline, and its ETag/304 answers any key still cached, whatever the map's lastSeq or the viewer now are.
+ * Not `@graphql-yoga/plugin-response-cache` (measured, docs/performance.md): it serialises the stored result again on
+ * every hit, costing more than a whole stored answer here, and its 304 answers any cached key whatever lastSeq or viewer.
  */
 export class MapResponseCache {
   readonly #options: MapResponseCacheOptions;
@@ -158,23 +158,15 @@ export class MapResponseCache {
   #pending(req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion, key: string): PendingAnswer {
     return {
       settle: (status, headers, body) => {
-        const etag = createHash('sha256')
-          .update(keyOf(req, request, access, map))
-          .update(request.text);
-        const answer = new StoredAnswer(
-          `"${etag.digest('base64url').slice(0, 27)}"`,
-          status,
-          keptHeaders(headers),
-          body,
-        );
+        const kept = keptHeaders(headers);
         // Only complete answers are kept: an answer with errors is computed again next time.
         if (hasErrors(body)) {
-          return {
-            status,
-            headers: { ...keptHeaders(headers), vary: VARY, 'content-length': String(body.length) },
-            body,
-          };
+          return { status, headers: { ...kept, vary: VARY, 'content-length': String(body.length) }, body };
         }
+        const hash = createHash('sha256')
+          .update(keyOf(req, request, access, map))
+          .update(request.text);
+        const answer = new StoredAnswer(`"${hash.digest('base64url').slice(0, 27)}"`, status, kept, body);
         this.#entries.set(key, answer);
         return this.#sent(req, answer, 'computed');
       },
