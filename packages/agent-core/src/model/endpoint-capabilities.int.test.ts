@@ -47,6 +47,19 @@ describe('capabilities found, not configured', () => {
     expect(logged[0]).toContain('response_format');
   });
 
+  it('should fall back when a server that turns schemas into grammars fails the schema', async () => {
+    const server = await startOpenAiServer({
+      replies: [{ status: 400, message: 'Grammar compilation failed for the given JSON schema' }, answer],
+    });
+    servers.push(server);
+    const model = new OpenAiModel(
+      { apiKey: 'k', baseURL: server.baseURL, model: 'm', maxRetries: 0 },
+      new CapabilityRegistry(() => {}),
+    );
+    expect((await model.structured(ask)).value.intent).toBe('CONCLUDE');
+    expect(server.requests.map((r) => r.body.response_format?.type)).toEqual(['json_schema', 'json_object']);
+  });
+
   it('should fall back to a plain prompt when no response_format is accepted', async () => {
     const { server, model } = await refusing({ responseFormat: 'all' });
     expect((await model.structured(ask)).value.reason).toBe('small');

@@ -29,7 +29,8 @@ export const FULL_CAPABILITIES: ModelCapabilities = {
 };
 
 const FEATURE_WORDS: [RefusedFeature, RegExp][] = [
-  ['response_format', /response_format|json_schema|json_object|structured output/i],
+  // Servers that turn a schema into a grammar (vLLM, llama.cpp) name the schema or the grammar when they fail it.
+  ['response_format', /response_format|json_schema|json_object|structured output|schema|grammar|guided/i],
   ['stream_options', /stream_options|include_usage/i],
   ['tool_choice', /tool_choice/i],
 ];
