@@ -161,9 +161,6 @@ export function profileDatabase(
       },
     ]),
   ) as unknown as Database['runLog'];
-  const conversationLog: Database['conversationLog'] = {
-    latestMessages: checkpointRead('conversationLog.latestMessages', db.conversationLog.latestMessages),
-  };
   const agentReads = Object.fromEntries(
     Object.entries(db.agentReads).map(([name, fn]) => [
       name,
@@ -179,7 +176,6 @@ export function profileDatabase(
       mapLog,
       checkpointLog,
       runLog,
-      conversationLog,
       agentReads,
       close: () => db.close(),
     },

@@ -1,6 +1,7 @@
 import type Sqlite from 'better-sqlite3';
 import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
 import type { ConversationKind, DecisionKind, QuestionStatus } from '../generated/sqlite/enums.ts';
+import { type DependedOnNode, dependenciesOf } from './agent-reads.ts';
 import type { Tx } from './database.ts';
 import { ACTIVE_RUN_STATUSES } from './enums.ts';
 import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
@@ -11,9 +12,6 @@ export type QuestionState = Pick<AgentQuestion, 'status' | 'kind'> & { runStatus
 
 /** Where an agent stands with a node, and the node's map. */
 export type NodeAgentState = Pick<Node, 'mapId' | 'status' | 'intent' | 'strategy'>;
-
-/** A node another depends on, as readiness is judged (see `@thinkingmap/map-graph`'s `readiness`). */
-export type DependedOnNode = Pick<Node, 'id' | 'question' | 'status' | 'position'>;
 
 /**
  * A change of where an agent is with a node: the fields given are set (`statusReason` may be null; the others,
@@ -119,21 +117,6 @@ const ACTIVE_OR_PAUSED = [...ACTIVE_RUN_STATUSES, 'PAUSED'] as const;
 
 const FINISHED = ['COMPLETED', 'FAILED'] as const;
 
-/**
- * The nodes a node depends on, in their order among their siblings, through Prisma (any client: a transaction or the
- * read client).
- */
-export async function dependenciesThroughPrisma(
-  client: { dependency: Pick<Tx['dependency'], 'findMany'> },
-  nodeId: string,
-): Promise<DependedOnNode[]> {
-  const dependencies = await client.dependency.findMany({
-    where: { nodeId },
-    select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
-  });
-  return dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
-}
-
 /** The run log through Prisma (PostgreSQL, and SQLite before its connection is known). */
 export function prismaRunLog(): RunLog {
   return {
@@ -192,7 +175,7 @@ export function prismaRunLog(): RunLog {
       const dependents = await tx.dependency.findMany({ where: { dependsOnId: nodeId }, select: { nodeId: true } });
       return dependents.map((d) => d.nodeId);
     },
-    dependenciesOf: dependenciesThroughPrisma,
+    dependenciesOf,
     activeOrPausedRuns: (tx, nodeId) =>
       tx.agentRun.findMany({
         where: { nodeId, status: { in: [...ACTIVE_OR_PAUSED] } },

@@ -41,10 +41,10 @@ export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 /** What a cacheable request needs from the server: who asks, and the full answer when nothing is cached. */
 export interface MapResponseCacheOptions {
   /**
-   * The lean read of a map's owner and versions (`Database.mapVersion`), and its synchronous form where the database
-   * has one (`Database.mapVersionNow`, SQLite).
+   * The lean read of a map's owner and versions (`Database.mapVersion`), and a synchronous form where the caller has
+   * one (the database has none).
    */
-  db: Pick<Database, 'mapVersion' | 'mapVersionNow'>;
+  db: Pick<Database, 'mapVersion'> & { mapVersionNow?: (mapId: string) => MapVersion | null };
   /**
    * Resolves the request's bearer token: at once when the token cache knows it, else a promise. Throws (or
    * rejects) when refused: the request then takes the ordinary path, which answers the refusal.

@@ -91,12 +91,13 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
     }
   }
 
+  /** Everything the run reads, as committed: the one interface agents read through. */
   private get read() {
-    return this.deps.db.read;
+    return this.deps.db.agentReads;
   }
 
   async readMap(mapId: string): Promise<MapRecord> {
-    const map = await this.read.map.findUnique({ where: { id: mapId } });
+    const map = await this.read.map(mapId);
     if (!map) throw new AgentError('NODE_NOT_FOUND', `map ${mapId} was not found`);
     return toMapRecord(map);
   }
@@ -118,7 +119,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   async #readNeighbourhood(nodeId: string): Promise<NodeNeighbourhood> {
-    const read = await this.deps.db.agentReads.neighbourhood(nodeId);
+    const read = await this.read.neighbourhood(nodeId);
     if (!read) throw new AgentError('NODE_NOT_FOUND', `node ${nodeId} was not found`);
     const { node, childDependencies } = read;
     return {
@@ -137,34 +138,27 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   async #depthOf(parentId: string | null): Promise<number> {
     let depth = 0;
     for (let at = parentId; at; depth++) {
-      at = (await this.read.node.findUnique({ where: { id: at }, select: { parentId: true } }))?.parentId ?? null;
+      at = (await this.read.nodeLink(at))?.parentId ?? null;
     }
     return depth;
   }
 
   async readConversation(nodeId: string, conversation: ConversationKind, limit: number): Promise<ConversationTail> {
-    const where = { conversation: { nodeId, kind: conversation }, deletedAt: null };
-    const latest = await this.deps.db.conversationLog.latestMessages(nodeId, conversation, limit);
+    const latest = await this.read.latestMessages(nodeId, conversation, limit);
     const messages = latest.reverse().map((m) => toMessageRecord(m, nodeId, conversation));
     // A tail shorter than asked for is the whole conversation; only a full one needs counting (by role).
     const byRole =
       latest.length < limit
         ? countByRole(latest.map((m) => m.role))
-        : countByRole(
-            (await this.read.message.groupBy({ by: ['role'], where, _count: { _all: true } })).map(
-              (g) => [g.role, g._count._all] as const,
-            ),
-          );
+        : countByRole(await this.read.messageCounts(nodeId, conversation));
     const total = Object.values(byRole).reduce((sum, n) => sum + n, 0);
     const first =
-      total > latest.length
-        ? await this.read.message.findFirst({ where, orderBy: { createdAt: 'asc' }, select: { createdAt: true } })
-        : messages[0];
+      total > latest.length ? await this.read.firstMessageAt(nodeId, conversation) : (messages[0]?.createdAt ?? null);
     return {
       messages,
       total,
       byRole,
-      firstAt: first?.createdAt ?? null,
+      firstAt: first,
       lastAt: latest.length ? (messages.at(-1)?.createdAt ?? null) : null,
     };
   }
@@ -201,7 +195,8 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   ): Promise<NodeRecord> {
     const { idempotencyKey, ...fields } = patch;
     const node = await this.command(idempotencyKey, async (ctx) => {
-      const current = await this.read.node.findUniqueOrThrow({ where: { id: nodeId }, select: { version: true } });
+      const current = await this.read.nodeLink(nodeId);
+      if (!current) throw new NotFoundError('Node', nodeId);
       return updateNode(ctx, { id: nodeId, expectedVersion: current.version, ...fields });
     });
     return toNodeRecord(node);
