@@ -6,12 +6,12 @@ import { PrismaClient as PostgresClient } from '../generated/postgresql/client.t
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
 import { type AgentReads, createAgentReads } from './agent-reads.ts';
-import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
+import { type CheckpointLog, createCheckpointLog } from './checkpoint-log.ts';
+import { statementsFor } from './kysely.ts';
 import { createMapLog, type MapLog } from './map-log.ts';
 import { type MapVersion, readMapVersion } from './map-version.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
-import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
-import { cacheStatements } from './statement-cache.ts';
+import { type RunLog, runLog } from './run-log.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
 import { walFlush } from './wal-flush.ts';
 import { createWriteQueue, type SqliteWriteOptions, type WriteQueue } from './write-queue.ts';
@@ -89,43 +89,10 @@ interface Opened {
    */
   reads?: Db;
   mapLog: MapLog;
-  checkpointLog: CheckpointLog;
-  runLog: RunLog;
   /** The SQLite write path's connection and flush (see `createWriteQueue`). */
   sqlite?: SqliteWriteOptions;
   /** PostgreSQL's pool, which Prisma's adapter borrows: ended after Prisma lets it go. */
   pool?: pg.Pool;
-}
-
-/**
- * Prisma's better-sqlite3 adapter, with the connection it opens kept: the one its transactions run on, which
- * the map log's prepared statements and the write queue's flush-mode switches use directly. The adapter's own
- * queries on it reuse their prepared statements.
- */
-function keepConnection(
-  factory: PrismaBetterSqlite3,
-  /** Run on the connection once it is open (a read-only client sets `query_only`). */
-  opened: (connection: Sqlite.Database) => void = () => {},
-): {
-  adapter: PrismaBetterSqlite3;
-  connection: () => Sqlite.Database | undefined;
-} {
-  let connection: Sqlite.Database | undefined;
-  const connect = factory.connect.bind(factory);
-  const adapter = Object.assign(Object.create(factory) as PrismaBetterSqlite3, {
-    connect: async () => {
-      const client = await connect();
-      const held = client as unknown as { client?: unknown };
-      connection = held.client instanceof Sqlite ? held.client : undefined;
-      if (connection) {
-        opened(connection);
-        // Prisma's queries run on the same connection, each SQL text prepared once (see `cacheStatements`).
-        held.client = cacheStatements(connection);
-      }
-      return client;
-    },
-  });
-  return { adapter, connection: () => connection };
 }
 
 async function openSqlite(file: string, log: (message: string) => void): Promise<Opened> {
@@ -137,8 +104,7 @@ async function openSqlite(file: string, log: (message: string) => void): Promise
   } finally {
     raw.close();
   }
-  const { adapter, connection } = keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }));
-  const prisma = new SqliteClient({ adapter });
+  const prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
   // A read-only connection of its own to the same file (not for an in-memory database, which no second connection
   // sees). In WAL mode a reader sees every commit and only commits, and never waits for the writer.
   const memory = file === ':memory:';
@@ -151,16 +117,7 @@ async function openSqlite(file: string, log: (message: string) => void): Promise
     prisma,
     ...(reads && { reads }),
     mapLog: createMapLog('sqlite'),
-    checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(reads ?? prisma)),
-    runLog: sqliteRunLog(connection, prismaRunLog()),
-    sqlite: {
-      pragma: async (statement) => {
-        const raw = connection();
-        if (raw) raw.exec(statement);
-        else await prisma.$executeRawUnsafe(statement);
-      },
-      ...(file === ':memory:' ? {} : { flush: walFlush(file) }),
-    },
+    sqlite: memory ? {} : { flush: walFlush(file) },
   };
 }
 
@@ -193,8 +150,6 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
     prisma,
     pool,
     mapLog: createMapLog('postgresql'),
-    checkpointLog: prismaCheckpointLog(prisma),
-    runLog: prismaRunLog(),
   };
 }
 
@@ -205,7 +160,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, reads, mapLog, checkpointLog, runLog, sqlite, pool } =
+  const { prisma, reads, mapLog, sqlite, pool } =
     target.provider === 'sqlite'
       ? await openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
@@ -217,7 +172,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     write: queue.write,
     mapVersion: (mapId) => readMapVersion(read, mapId),
     mapLog,
-    checkpointLog,
+    checkpointLog: createCheckpointLog(read, statementsFor(target.provider)),
     runLog,
     agentReads: createAgentReads(read),
     async close() {
