@@ -76,16 +76,9 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   private async command<T>(key: string | undefined, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
     const { db, bus, owner, onCommitted, outbox, actor } = this.deps;
     try {
-      // The run's queued progress rides along in the command's transaction, ahead of its own events.
-      return await run({
-        db,
-        bus,
-        viewer: owner,
-        onCommitted,
-        carry: outbox,
-        actor,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
+      // The run's progress so far is written first, so the map's log keeps the order in which things happened.
+      await outbox.flush();
+      return await run({ db, bus, viewer: owner, onCommitted, actor, ...(key ? { idempotencyKey: key } : {}) });
     } catch (error) {
       throw asAgentError(error);
     }
@@ -251,9 +244,9 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   /**
-   * A command of the run done in the transaction of its next write, once per idempotency key like any command
-   * of the run (a receipt), so a step re-run after a restart writes nothing twice. A refusal there (the node was
-   * deleted meanwhile) is skipped: nothing is left to write, and the write that carries it must not fail.
+   * A command of the run written with its progress (the outbox's next write), once per idempotency key like any
+   * command of the run (a receipt), so a step re-run after a restart writes nothing twice. A refusal there (the node
+   * was deleted meanwhile) is skipped: nothing is left to write, and the progress written with it must not fail.
    */
   #deferCommand(key: string | undefined, work: (...args: Parameters<CarriedWork>) => Promise<unknown>): void {
     const { mapLog } = this.deps.db;
@@ -270,9 +263,8 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   /**
-   * The agent's state on a node (status, intent, strategy) is progress, like its step events: checked now,
-   * recorded with the run's next command (or within moments), not in a transaction of its own. A node
-   * deleted meanwhile is skipped.
+   * The agent's state on a node (status, intent, strategy) is progress, like its step events: checked now, written
+   * with the run's other progress (before its next command, or within moments). A node deleted meanwhile is skipped.
    */
   #defer(raw: Parameters<typeof parseNodeState>[0]): void {
     const input = this.#checked(() => parseNodeState(raw));
@@ -291,7 +283,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
     this.#defer({ nodeId, strategy });
   }
 
-  /** A decision of the run is recorded like its state on a node: with its next command, or its settle. */
+  /** A decision of the run is recorded like its state on a node: with its progress. */
   async recordDecision(raw: DecisionInput): Promise<void> {
     const decision = this.#checked(() => parseDecision(raw));
     this.deps.outbox.defer((tx, emit, map) => recordDecision(this.deps.db.runLog, tx, emit, map.id, decision));

@@ -1,4 +1,4 @@
-import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/context.ts';
+import type { CarriedWork, CommandContext } from '../commands/context.ts';
 import { NotFoundError } from '../commands/domain-errors.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
 import type { PendingEvent } from '../events/map-event.ts';
@@ -12,21 +12,20 @@ import type { PendingEvent } from '../events/map-event.ts';
 export const OUTBOX_DELAY_MS = 100;
 
 /**
- * The ordered queue of one run's progress: its own events (steps, streamed text) and its state on nodes
- * (running, waiting, the intent chosen). It rides along with the run's next command on the map (the store
- * passes the outbox as `carry` to `mutateMap`), or, when no command comes within {@link OUTBOX_DELAY_MS}, is
- * written through `mutateMap` on its own. Its own writes run one at a time and a command takes the queue
- * only once they are committed, so the log keeps the order in which things happened. Failures of its own
- * writes are logged, never thrown into the run: lost progress must not fail an agent.
+ * The ordered queue of one run's progress: its own events (steps, streamed text), its state on nodes (running,
+ * waiting, the intent chosen) and its decisions. The outbox writes it itself, in one `mutateMap` command of its
+ * own: when the run's next command is about to run or the run settles (both flush it first), or when nothing
+ * did within {@link OUTBOX_DELAY_MS}. Its writes run one at a time, so the log keeps the order in which things
+ * happened. Failures of its own writes are logged, never thrown into the run: lost progress must not fail an agent.
  */
-export class RunOutbox implements WorkCarrier {
+export class RunOutbox {
   #queued: CarriedWork[] = [];
   #timer: NodeJS.Timeout | undefined;
   #tail: Promise<void> = Promise.resolve();
 
   constructor(
     /** Acts as the map's owner, like every write of the run. */
-    private readonly ctx: Omit<CommandContext, 'carry' | 'idempotencyKey'>,
+    private readonly ctx: Omit<CommandContext, 'idempotencyKey'>,
     readonly mapId: string,
     /** Where a failed write of the outbox's own is reported. */
     private readonly logError: (error: unknown) => void,
@@ -40,24 +39,13 @@ export class RunOutbox implements WorkCarrier {
     });
   }
 
-  /** Queues work to be done in the transaction of the run's next command (see {@link CarriedWork}). */
+  /** Queues work to be done in the outbox's next write, in order (see {@link CarriedWork}). */
   defer(work: CarriedWork): void {
     this.#queued.push(work);
     this.#schedule();
   }
 
-  async take(): Promise<CarriedWork[]> {
-    await this.#idle();
-    return this.#takeNow();
-  }
-
-  putBack(work: CarriedWork[]): void {
-    if (work.length === 0) return;
-    this.#queued.unshift(...work);
-    this.#schedule();
-  }
-
-  /** Writes everything queued now and resolves once it is committed. */
+  /** Writes everything queued now and resolves once it is committed (at once when nothing is queued or in flight). */
   flush(): Promise<void> {
     return this.#write();
   }
@@ -72,15 +60,6 @@ export class RunOutbox implements WorkCarrier {
     const taken = this.#queued;
     this.#queued = [];
     return taken;
-  }
-
-  /** Resolves when no write of the outbox's own is in flight. */
-  async #idle(): Promise<void> {
-    let tail: Promise<void>;
-    do {
-      tail = this.#tail;
-      await tail;
-    } while (tail !== this.#tail);
   }
 
   #write(): Promise<void> {
