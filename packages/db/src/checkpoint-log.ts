@@ -104,33 +104,24 @@ export function createCheckpointLog(
     },
     async putWrites(tx, rows) {
       // A write of a task (idx >= 0) is kept when stored; a special one (idx < 0) replaces the stored one.
-      const kept = rows.filter((row) => row.idx >= 0);
-      const replacing = rows.filter((row) => row.idx < 0);
       const key = ['threadId', 'namespace', 'checkpointId', 'taskId', 'idx'] as const;
-      for (const slice of slices(kept)) {
-        await execute(
-          tx,
-          statements
-            .insertInto('CheckpointWrite')
-            .values([...slice])
-            .onConflict((conflict) => conflict.columns([...key]).doNothing()),
-        );
-      }
-      for (const slice of slices(replacing)) {
-        await execute(
-          tx,
-          statements
-            .insertInto('CheckpointWrite')
-            .values([...slice])
-            .onConflict((conflict) =>
-              conflict.columns([...key]).doUpdateSet((eb) => ({
-                taskPath: eb.ref('excluded.taskPath'),
-                channel: eb.ref('excluded.channel'),
-                valueType: eb.ref('excluded.valueType'),
-                valueData: eb.ref('excluded.valueData'),
-              })),
+      for (const keep of [true, false]) {
+        for (const slice of slices(rows.filter((row) => row.idx >= 0 === keep))) {
+          const insert = statements.insertInto('CheckpointWrite').values([...slice]);
+          await execute(
+            tx,
+            insert.onConflict((conflict) =>
+              keep
+                ? conflict.columns([...key]).doNothing()
+                : conflict.columns([...key]).doUpdateSet((eb) => ({
+                    taskPath: eb.ref('excluded.taskPath'),
+                    channel: eb.ref('excluded.channel'),
+                    valueType: eb.ref('excluded.valueType'),
+                    valueData: eb.ref('excluded.valueData'),
+                  })),
             ),
-        );
+          );
+        }
       }
     },
     async deleteThreads(tx, threadIds) {
