@@ -35,7 +35,7 @@ export interface CommandContext {
   idempotencyKey?: string;
   /** Called after a command's events are committed and published (agents hook in here). */
   onCommitted?: (events: readonly MapEvent[]) => void;
-  /** Work to do first in the command's transaction (the claim of a critic's suggestion being applied). */
+  /** Work to do first in the command's transaction (a critic's suggestion's claim, a drive's progress at its settle). */
   carry?: WorkCarrier;
   /** Set when a run acts: its id and the step it is in, recorded on the events (the map's history). */
   actor?: RunActor;

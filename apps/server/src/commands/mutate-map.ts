@@ -53,7 +53,8 @@ async function openMap(ctx: CommandContext, tx: Tx, target: MapTarget): Promise<
  * commit. If anything throws, nothing is written and nothing is published.
  *
  * Agents act as the map's owner. Work handed over with the command (`ctx.carry`: the claim of a critic's
- * suggestion being applied) is done first, in the same transaction, so both commit together or not at all.
+ * suggestion being applied, a drive's last progress handed to its settle) is done first, in the same transaction,
+ * so both commit together or not at all.
  */
 export async function mutateMap<T>(
   ctx: CommandContext,

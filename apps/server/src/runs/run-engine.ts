@@ -335,9 +335,8 @@ export class RunEngine {
     }
     // The pause's checkpoint is stored with its questions; a run that ended drops its checkpoints (they would
     // grow without bound), all in the settle's one transaction.
-    await outbox.flush();
     const settled = await settleRun(
-      owner,
+      { ...owner, carry: outbox },
       run,
       outcome,
       model.unsettled,

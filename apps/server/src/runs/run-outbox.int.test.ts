@@ -3,12 +3,13 @@ import type { Database, User } from '@thinkingmap/db';
 import { createTestDatabase, type TestDatabase, testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandContext } from '../commands/context.ts';
+import { VersionConflictError } from '../commands/domain-errors.ts';
 import { createEventBus, type EventBus } from '../events/event-bus.ts';
 import { readEvents } from '../events/event-log.ts';
 import type { PendingEvent } from '../events/map-event.ts';
 import { addDependency } from '../maps/dependency-commands.ts';
 import { createMap } from '../maps/map-commands.ts';
-import { createNode } from '../maps/node-commands.ts';
+import { createNode, updateNode } from '../maps/node-commands.ts';
 import { recordNodeState } from '../maps/node-state-commands.ts';
 import { deleteNode } from '../maps/tree-commands.ts';
 import { CommandStore } from './command-store.ts';
@@ -92,6 +93,30 @@ describe.each(providers)('a run outbox on %s', (provider) => {
     const store = new CommandStore({ db, bus, owner, mapId: map.id, outbox });
     outbox.push([step('recognizeIntent')]);
     await expect(store.addDependency(node.id, node.id)).rejects.toBeInstanceOf(AgentError);
+    expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'NodeCreated', 'step recognizeIntent']);
+  });
+
+  it('should hand what is left to the write that carries it (a settle), in its transaction and before its events', async () => {
+    const map = await createMap(ctx, { title: 'Carried' });
+    const root = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    outbox.push([step('draftConclusion')]);
+    await createNode({ ...ctx, carry: outbox }, { mapId: map.id, question: 'child', parentId: root.id });
+    const log = (await logOf(map.id)).slice(-2);
+    expect(log.map((e) => e.what)).toEqual(['step draftConclusion', 'NodeCreated']);
+    expect(log[0]!.at).toEqual(log[1]!.at);
+  });
+
+  it('should put progress back when the write carrying it fails, and record it on its own later', async () => {
+    const map = await createMap(ctx, { title: 'Put back' });
+    const node = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    outbox.push([step('recognizeIntent')]);
+    await expect(
+      updateNode({ ...ctx, carry: outbox }, { id: node.id, expectedVersion: node.version + 5, goal: 'stale' }),
+    ).rejects.toBeInstanceOf(VersionConflictError);
+    expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'NodeCreated']);
+    await outbox.flush();
     expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'NodeCreated', 'step recognizeIntent']);
   });
 

@@ -1,24 +1,24 @@
-import type { CarriedWork, CommandContext } from '../commands/context.ts';
+import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/context.ts';
 import { NotFoundError } from '../commands/domain-errors.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
 import type { PendingEvent } from '../events/map-event.ts';
 
 /**
- * How long a run's progress may wait for a command to ride along with before it is written on its own.
- * Long enough that a step with an instant model shares its write, and that runs starting together write
- * their progress while their models think rather than while the others start (8 siblings at once measured
- * ~1.4× one with 40 ms, ~1.2× with 100 ms); short enough that a person sees a step start at once.
+ * How long a run's progress may wait before the outbox writes it on its own. Long enough that a step with an
+ * instant model shares its write with the steps around it, and that runs starting together write their progress
+ * while their models think rather than while the others start; short enough that a person sees a step start at once.
  */
 export const OUTBOX_DELAY_MS = 100;
 
 /**
  * The ordered queue of one run's progress: its own events (steps, streamed text), its state on nodes (running,
  * waiting, the intent chosen) and its decisions. The outbox writes it itself, in one `mutateMap` command of its
- * own: when the run's next command is about to run or the run settles (both flush it first), or when nothing
- * did within {@link OUTBOX_DELAY_MS}. Its writes run one at a time, so the log keeps the order in which things
- * happened. Failures of its own writes are logged, never thrown into the run: lost progress must not fail an agent.
+ * own, before the run's next command (which flushes it first) or when nothing came within {@link OUTBOX_DELAY_MS};
+ * the run's settle, the end of the same drive, takes what is left into its own transaction (as `ctx.carry`). Its
+ * writes run one at a time, so the log keeps the order in which things happened. Failures of its own writes are
+ * logged, never thrown into the run: lost progress must not fail an agent.
  */
-export class RunOutbox {
+export class RunOutbox implements WorkCarrier {
   #queued: CarriedWork[] = [];
   #timer: NodeJS.Timeout | undefined;
   #tail: Promise<void> = Promise.resolve();
@@ -50,6 +50,19 @@ export class RunOutbox {
     return this.#write();
   }
 
+  /** Waits until the outbox's own write in flight (if any) is committed, then removes and returns what is queued. */
+  async take(): Promise<CarriedWork[]> {
+    await this.#idle();
+    return this.#takeNow();
+  }
+
+  /** Returns work taken by a settle that failed, ahead of anything queued since. */
+  putBack(work: CarriedWork[]): void {
+    if (work.length === 0) return;
+    this.#queued.unshift(...work);
+    this.#schedule();
+  }
+
   #schedule(): void {
     this.#timer ??= setTimeout(() => void this.#write(), this.delayMs);
   }
@@ -60,6 +73,15 @@ export class RunOutbox {
     const taken = this.#queued;
     this.#queued = [];
     return taken;
+  }
+
+  /** Resolves when no write of the outbox's own is in flight. */
+  async #idle(): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = this.#tail;
+      await tail;
+    } while (tail !== this.#tail);
   }
 
   #write(): Promise<void> {
