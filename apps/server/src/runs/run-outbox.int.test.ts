@@ -60,11 +60,17 @@ describe.each(providers)('a run outbox on %s', (provider) => {
       what: e.type === 'AgentStep' ? `step ${e.payload.step}` : e.type,
     }));
 
-  it('should write queued progress in a transaction of its own before the run’s next command, in order', async () => {
-    const map = await createMap(ctx, { title: 'Progress first' });
+  /** A map with a root node, and a run's outbox and store on it; the outbox writes only when flushed or carried. */
+  async function rootWithRun(title: string) {
+    const map = await createMap(ctx, { title });
     const root = await createNode(ctx, { mapId: map.id, question: 'root' });
     const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
     const store = new CommandStore({ db, bus, owner, mapId: map.id, outbox });
+    return { map, root, outbox, store };
+  }
+
+  it('should write queued progress in a transaction of its own before the run’s next command, in order', async () => {
+    const { map, root, outbox, store } = await rootWithRun('Progress first');
     outbox.push([step('collectContext')]);
     outbox.defer((tx, emit, map) =>
       recordNodeState(db.runLog, tx, emit, map.id, { nodeId: root.id, status: 'RUNNING' }),
@@ -87,19 +93,14 @@ describe.each(providers)('a run outbox on %s', (provider) => {
   });
 
   it('should keep the progress written when the run’s next command is refused', async () => {
-    const map = await createMap(ctx, { title: 'Refused' });
-    const node = await createNode(ctx, { mapId: map.id, question: 'root' });
-    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
-    const store = new CommandStore({ db, bus, owner, mapId: map.id, outbox });
+    const { map, root: node, outbox, store } = await rootWithRun('Refused');
     outbox.push([step('recognizeIntent')]);
     await expect(store.addDependency(node.id, node.id)).rejects.toBeInstanceOf(AgentError);
     expect((await logOf(map.id)).map((e) => e.what)).toEqual(['MapCreated', 'NodeCreated', 'step recognizeIntent']);
   });
 
   it('should hand what is left to the write that carries it (a settle), in its transaction and before its events', async () => {
-    const map = await createMap(ctx, { title: 'Carried' });
-    const root = await createNode(ctx, { mapId: map.id, question: 'root' });
-    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    const { map, root, outbox } = await rootWithRun('Carried');
     outbox.push([step('draftConclusion')]);
     await createNode({ ...ctx, carry: outbox }, { mapId: map.id, question: 'child', parentId: root.id });
     const log = (await logOf(map.id)).slice(-2);
@@ -108,9 +109,7 @@ describe.each(providers)('a run outbox on %s', (provider) => {
   });
 
   it('should put progress back when the write carrying it fails, and record it on its own later', async () => {
-    const map = await createMap(ctx, { title: 'Put back' });
-    const node = await createNode(ctx, { mapId: map.id, question: 'root' });
-    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
+    const { map, root: node, outbox } = await rootWithRun('Put back');
     outbox.push([step('recognizeIntent')]);
     await expect(
       updateNode({ ...ctx, carry: outbox }, { id: node.id, expectedVersion: node.version + 5, goal: 'stale' }),
@@ -130,11 +129,8 @@ describe.each(providers)('a run outbox on %s', (provider) => {
   });
 
   it('should skip the state of a node deleted meanwhile without failing the progress or the command after it', async () => {
-    const map = await createMap(ctx, { title: 'Deleted node' });
-    const root = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const { map, root, outbox, store } = await rootWithRun('Deleted node');
     const gone = await createNode(ctx, { mapId: map.id, question: 'gone', parentId: root.id });
-    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
-    const store = new CommandStore({ db, bus, owner, mapId: map.id, outbox });
     outbox.defer((tx, emit, map) =>
       recordNodeState(db.runLog, tx, emit, map.id, { nodeId: gone.id, status: 'RUNNING' }),
     );
@@ -151,11 +147,8 @@ describe.each(providers)('a run outbox on %s', (provider) => {
 
   /** A map with a root and a child, and a run's store on it whose outbox writes only before the run's commands. */
   async function runOnNewMap(title: string) {
-    const map = await createMap(ctx, { title });
-    const root = await createNode(ctx, { mapId: map.id, question: 'root' });
+    const { map, root, outbox, store } = await rootWithRun(title);
     const child = await createNode(ctx, { mapId: map.id, question: 'child', parentId: root.id });
-    const outbox = new RunOutbox(ctx, map.id, logError, 60_000);
-    const store = new CommandStore({ db, bus, owner, mapId: map.id, outbox });
     /** The run's next command: a new node under `parentId`. */
     const next = (parentId: string, question = 'next command') =>
       store.createNode({ mapId: map.id, question, parentId, goal: '' });
