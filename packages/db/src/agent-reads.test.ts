@@ -70,6 +70,14 @@ describe.each(providers)('agent reads on %s', (provider) => {
     expect(await reads.neighbourhood('no-such-node')).toBeNull();
     expect(await reads.map(seeded.map.id)).toEqual(seeded.map);
     expect(await reads.map('no-such-map')).toBeNull();
+    expect((await reads.nodesOf(seeded.map.id)).map((n) => n.id).sort()).toEqual(
+      [seeded.root.id, seeded.first.id, seeded.second.id].sort(),
+    );
+    expect(await reads.nodesOf('no-such-map')).toEqual([]);
+    expect(await reads.dependencyEdgesOf(seeded.map.id)).toEqual([
+      { nodeId: seeded.second.id, dependsOnId: seeded.first.id },
+    ]);
+    expect((await reads.mapVersion(seeded.map.id))?.lastSeq).toBe(seeded.map.lastSeq);
     expect((await reads.dependenciesOf(seeded.second.id)).map((n) => n.id)).toEqual([seeded.first.id]);
     expect(await reads.dependenciesOf(seeded.first.id)).toEqual([]);
     const root = (await reads.neighbourhood(seeded.root.id))!;

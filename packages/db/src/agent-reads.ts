@@ -9,6 +9,7 @@ import type {
 } from '../generated/sqlite/client.ts';
 import type { ConversationKind, MessageRole } from '../generated/sqlite/enums.ts';
 import type { ReadDb } from './database.ts';
+import { type MapVersion, readMapVersion } from './map-version.ts';
 
 /** A node with everything an agent collects around it, as Prisma's `include` gives it. */
 export type NodeNeighbourhoodRow = Node & {
@@ -38,6 +39,12 @@ export type DependedOnNode = Pick<Node, 'id' | 'question' | 'status' | 'position
 export interface AgentReads {
   /** A map; null when there is none. */
   map(mapId: string): Promise<MapRow | null>;
+  /** A map's {@link MapVersion} (its `lastSeq` moves with every change); null when there is no such map. */
+  mapVersion(mapId: string): Promise<MapVersion | null>;
+  /** Every node of a map, in no particular order. */
+  nodesOf(mapId: string): Promise<Node[]>;
+  /** Every dependency of a map, as its two ends. */
+  dependencyEdgesOf(mapId: string): Promise<Pick<Dependency, 'nodeId' | 'dependsOnId'>[]>;
   /** The map of a node; null when there is no such node. */
   nodeMapId(nodeId: string): Promise<string | null>;
   /** A node's parent id and version; null when there is no such node. */
@@ -75,6 +82,10 @@ export function createAgentReads(read: ReadDb): AgentReads {
   });
   return {
     map: (mapId) => read.map.findUnique({ where: { id: mapId } }),
+    mapVersion: (mapId) => readMapVersion(read, mapId),
+    nodesOf: (mapId) => read.node.findMany({ where: { mapId } }),
+    dependencyEdgesOf: (mapId) =>
+      read.dependency.findMany({ where: { mapId }, select: { nodeId: true, dependsOnId: true } }),
     async nodeMapId(nodeId) {
       return (await read.node.findUnique({ where: { id: nodeId }, select: { mapId: true } }))?.mapId ?? null;
     },

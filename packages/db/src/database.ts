@@ -9,7 +9,7 @@ import { type AgentReads, createAgentReads } from './agent-reads.ts';
 import { type CheckpointLog, createCheckpointLog } from './checkpoint-log.ts';
 import { statementsFor } from './kysely.ts';
 import { createMapLog, type MapLog } from './map-log.ts';
-import { type MapVersion, readMapVersion } from './map-version.ts';
+import type { MapVersion } from './map-version.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
 import { type RunLog, runLog } from './run-log.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
@@ -166,15 +166,16 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
       : await openPostgres(target.url, options.poolSize ?? 10, log);
   const queue = createWriteQueue(prisma, target.provider, sqlite);
   const read: ReadDb = reads ?? prisma;
+  const agentReads = createAgentReads(read);
   return {
     provider: target.provider,
     read,
     write: queue.write,
-    mapVersion: (mapId) => readMapVersion(read, mapId),
+    mapVersion: agentReads.mapVersion,
     mapLog,
     checkpointLog: createCheckpointLog(read, statementsFor(target.provider)),
     runLog,
-    agentReads: createAgentReads(read),
+    agentReads,
     async close() {
       await queue.drain();
       await prisma.$disconnect();

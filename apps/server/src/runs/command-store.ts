@@ -103,7 +103,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
    */
   async readNode(nodeId: string): Promise<NodeNeighbourhood> {
     const { mapId } = this.deps;
-    const seq = (await this.deps.db.mapVersion(mapId))?.lastSeq;
+    const seq = (await this.read.mapVersion(mapId))?.lastSeq;
     const cached = this.#neighbourhoods.get(nodeId);
     if (cached && cached.seq === seq) return cached.hood;
     const hood = await this.#readNeighbourhood(nodeId);
@@ -291,7 +291,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
 
   /** The critic's scope: the map and the subtree under `nodeId`, with node versions. */
   async readScope(mapId: string, nodeId: string | null): Promise<CriticScope> {
-    return readCriticScope(this.deps.db, mapId, nodeId);
+    return readCriticScope(this.read, mapId, nodeId);
   }
 
   /** Posts a critic run's suggestions in one command on the run's map. */
