@@ -24,10 +24,10 @@ export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 /** What the cache needs from the server: who asks, and the map rows. */
 export interface MapResponseCacheOptions {
   /**
-   * The lean read of a map's owner and versions (`Database.mapVersion`), and its synchronous form where the database
-   * has one (`Database.mapVersionNow`).
+   * The lean read of a map's owner and versions (`Database.mapVersion`), and a synchronous form where the caller has
+   * one (the database has none).
    */
-  db: Pick<Database, 'mapVersion' | 'mapVersionNow'>;
+  db: Pick<Database, 'mapVersion'>;
   /**
    * The request's access: at once when it is known without waiting (a token in the token cache), else a promise.
    * Throws (or rejects) when refused: the request then takes the ordinary path, which answers the refusal.
@@ -90,7 +90,7 @@ export class MapResponseCache {
   constructor(options: MapResponseCacheOptions) {
     this.#options = options;
     this.#requests = new MapReadRequests(options.endpoint);
-    this.#versions = new MapVersionReads((mapId) => options.db.mapVersion(mapId), options.db.mapVersionNow);
+    this.#versions = new MapVersionReads((mapId) => options.db.mapVersion(mapId));
     this.#entries = new LRUCache({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (entry) => entry.size,
@@ -126,9 +126,8 @@ export class MapResponseCache {
     access: Access,
   ) {
     try {
-      const map = this.#versions.read(request.mapId);
-      if (!(map instanceof Promise)) return this.#withMap(req, res, ordinary, request, access, map);
-      map
+      this.#versions
+        .read(request.mapId)
         .then((row) => this.#withMap(req, res, ordinary, request, access, row))
         .catch((error: unknown) => this.#failed(req, res, ordinary, error));
     } catch (error) {

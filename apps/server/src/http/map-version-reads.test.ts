@@ -81,40 +81,4 @@ describe('map version reads', () => {
     void Promise.resolve(reads.read('m')).catch(() => {});
     expect(calls).toBe(3);
   });
-
-  it('should read without waiting only for a request alone in its turn, and leave coinciding ones to the shared read', async () => {
-    const { read, started } = controlledRead();
-    let seq = 0;
-    const reads = new MapVersionReads(read, () => ({
-      ownerId: 'owner',
-      autoRun: true,
-      lastSeq: ++seq,
-      tokensUsed: 0,
-      updatedAt: 'now',
-    }));
-    const alone = reads.read('m');
-    expect(alone instanceof Promise ? 'waits' : alone?.lastSeq).toBe(1);
-    // The same turn: this request coincides with the first, so it reads with the others after the turn's I/O.
-    const coinciding = reads.read('m');
-    expect(coinciding).toBeInstanceOf(Promise);
-    expect(started).toHaveLength(0);
-    await nextTurn();
-    expect(started).toHaveLength(1);
-    // While that read is pending, a new request is not alone either.
-    const waiting = reads.read('m');
-    expect(waiting).toBeInstanceOf(Promise);
-    started[0]!.answer(7);
-    expect((await coinciding)?.lastSeq).toBe(7);
-    await nextTurn();
-    started[1]?.answer(8);
-    await waiting;
-    await nextTurn();
-    const later = reads.read('m');
-    expect(later instanceof Promise ? 'waits' : later?.lastSeq).toBe(2);
-  });
-
-  it('should never read without waiting where the database has no synchronous read', () => {
-    const { read } = controlledRead();
-    expect(new MapVersionReads(read).read('m')).toBeInstanceOf(Promise);
-  });
 });

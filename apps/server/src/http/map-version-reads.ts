@@ -4,8 +4,8 @@ import type { MapVersion } from '@thinkingmap/db';
  * Reads of a map's row (`Database.mapVersion`) for requests that have just arrived: each answer is at least as new as
  * the map was when its request was asked, never older.
  *
- * The first request of a turn of the event loop, when no other is waiting for a read, reads at once (synchronously
- * where the database can): a lone client (one connection) is answered without waiting for another turn. Requests that coincide — arriving in the same turn
+ * The first request of a turn of the event loop, when no other is waiting for a read, reads at once: a lone client (one
+ * connection) is answered without waiting for another turn. Requests that coincide — arriving in the same turn
  * as another, or while others wait for a read (a PostgreSQL round trip) — share one read per map, started once the
  * I/O of the turn has been handled (setImmediate): each of them had fully arrived before that read started, so none
  * is answered older than the map was when it was asked, and under load many requests cost one read and are answered
@@ -23,23 +23,18 @@ export class MapVersionReads {
     this.#turnStarted = false;
   };
 
-  readonly #readNow: ((mapId: string) => MapVersion | null) | undefined;
-
-  /** `readNow`: the same read without waiting, where the database has one (SQLite). */
-  constructor(read: (mapId: string) => Promise<MapVersion | null>, readNow?: (mapId: string) => MapVersion | null) {
+  constructor(read: (mapId: string) => Promise<MapVersion | null>) {
     this.#read = read;
-    this.#readNow = readNow;
   }
 
   /**
-   * The map's row as read after this call: at once, without waiting, for a request alone in its turn (the first of
-   * the turn, while no other waits for a read) where the database reads synchronously; else a promise, shared with
-   * the requests it coincides with.
+   * The map's row as read after this call: started at once for a request alone in its turn (the first of the turn,
+   * while no other waits for a read); else shared with the requests it coincides with.
    */
-  read(mapId: string): MapVersion | null | Promise<MapVersion | null> {
+  read(mapId: string): Promise<MapVersion | null> {
     if (this.#waiting === 0 && !this.#turnStarted) {
       this.#startTurn();
-      return this.#readNow ? this.#readNow(mapId) : this.#counted(this.#read(mapId));
+      return this.#counted(this.#read(mapId));
     }
     return this.#counted(this.#shared(mapId));
   }
