@@ -195,7 +195,10 @@ export const MESSAGES = {
   'history.undone': { en: 'undone', zh: '已撤销' },
   'history.restore': { en: 'Restore to here', zh: '恢复到此处' },
   'history.undoRun': { en: 'Undo this run', zh: '撤销这次运行' },
-  'history.refused.NOTHING_TO_UNDO': { en: 'There is nothing of yours to undo.', zh: '没有可撤销的修改。' },
+  'history.refused.NOTHING_TO_UNDO': {
+    en: 'Nothing of yours to undo since the map was created.',
+    zh: '自导图创建以来，没有你可以撤销的修改。',
+  },
   'history.refused.NOTHING_TO_REDO': { en: 'There is nothing to redo.', zh: '没有可重做的修改。' },
   'history.refused.NOT_REVERSIBLE': { en: 'Creating the map cannot be undone.', zh: '创建导图无法撤销。' },
   'history.field.title': { en: 'Title', zh: '标题' },
