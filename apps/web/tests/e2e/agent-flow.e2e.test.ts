@@ -1,5 +1,5 @@
 import { CREATE_MAP, CREATE_NODE, UPDATE_MAP } from '@thinkingmap/client';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
 import { card, launchBrowser, openPage, screenshot, selectNode } from './helpers/browser.ts';
@@ -8,6 +8,10 @@ import { CORRECTED_QUESTION, ROOT_QUESTION } from './helpers/scripted-model.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
+
+/** The test id of the nearest element around the keyboard focus that has one (null: the focus is on the body). */
+const focusedIn = (page: Page) =>
+  page.evaluate(() => document.activeElement?.closest('[data-testid]')?.getAttribute('data-testid') ?? null);
 
 describe.skipIf(!run)('working with the agents in the web workspace', () => {
   let server: WebServer;
@@ -33,6 +37,8 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
     await page.waitForURL(/\/maps\/(?!new$)[^/]+$/);
     const understanding = page.getByTestId('understanding');
     await understanding.getByTestId('understood-problem').getByText(ROOT_QUESTION).waitFor({ timeout: 15_000 });
+    // Keyboard users are taken to each gate as it appears, and to what changed once they acted on it.
+    await expect.poll(() => focusedIn(page)).toBe('understanding');
     await page.getByLabel('What is different?').fill('It would be a second café, next to my first one');
     await page.getByRole('button', { name: 'Correct it' }).click();
     await understanding.getByTestId('understood-problem').getByText(CORRECTED_QUESTION).waitFor({ timeout: 15_000 });
@@ -42,19 +48,22 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
     expect(await understanding.getByTestId('earlier-understanding').textContent()).toContain(ROOT_QUESTION);
     expect(await understanding.getByTestId('earlier-correction').textContent()).toContain('a second café');
     await screenshot(page, '03b-understanding-exchange');
-    await page.getByRole('button', { name: 'Yes, that is it' }).click();
+    await page.getByRole('button', { name: 'Yes, that is it' }).press('Enter');
     const ROOT = CORRECTED_QUESTION;
     await card(page, ROOT).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('treeitem');
     await selectNode(page, ROOT);
 
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     const review = page.getByTestId('decomposition-review');
     await review.waitFor({ timeout: 15_000 });
+    await expect.poll(() => focusedIn(page)).toBe('decomposition-review');
     expect(await review.getByTestId('proposed-sub-question').count()).toBe(2);
     await page.getByLabel('Sub-question 1', { exact: true }).fill('How big is the local coffee market?');
     await screenshot(page, '10-decomposition-review');
-    await review.getByRole('button', { name: 'Approve and create' }).click();
+    await review.getByRole('button', { name: 'Approve and create' }).press('Enter');
     await card(page, 'How big is the local coffee market?').waitFor({ timeout: 15_000 });
+    await expect.poll(() => focusedIn(page)).toBe('node-panel');
     await card(page, 'Where should it be?').waitFor();
     await expect.poll(() => page.locator('.dependency-edges path').count()).toBe(1);
     await expect.poll(() => card(page, 'Where should it be?').getAttribute('data-status')).toBe('BLOCKED');
@@ -63,6 +72,7 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
     await page.getByRole('button', { name: 'Think with the agent' }).click();
     const question = page.getByTestId('agent-question');
     await question.getByText('What is your budget ceiling?').waitFor({ timeout: 15_000 });
+    await expect.poll(() => focusedIn(page)).toBe('agent-question');
     await question.getByLabel('Your answer').fill('At most 50k');
     await question.getByRole('button', { name: 'Answer' }).click();
     await page.getByTestId('agent-question').getByText('About 3,000 cups a day nearby.').waitFor({ timeout: 15_000 });
@@ -87,6 +97,11 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
     await page.getByTestId('conclusion').getByText('Open it, next to the university.').waitFor();
     await expect.poll(() => page.getByTestId('progress').getAttribute('data-done')).toBe('3');
     expect(await page.getByTestId('progress').getAttribute('data-count')).toBe('3');
+
+    // Undo takes back the person's last change, the conclusion they accepted (a run wrote it on their word).
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => card(page, ROOT).getAttribute('data-status')).not.toBe('COMPLETED');
+    expect(await page.getByTestId('history-notice').count()).toBe(0);
     await page.context().close();
   });
 

@@ -21,9 +21,9 @@ function source(initial: PendingQuestion[]) {
   const state = { questions: initial, titleLoads: 0 };
   const api: InboxSource = {
     questions: async () => state.questions,
-    titles: async () => {
+    maps: async () => {
       state.titleLoads += 1;
-      return { m1: 'Café', m2: 'Barista' };
+      return { m1: { title: 'Café', problem: 'Open one by the station?' }, m2: { title: 'Barista', problem: null } };
     },
   };
   return { state, api };
@@ -39,6 +39,7 @@ describe('Inbox', () => {
     expect(inbox.count).toBe(3);
     expect(inbox.on('m2').map((q) => q.requestId)).toEqual(['b', 'c']);
     expect(inbox.titles.m1).toBe('Café');
+    expect(inbox.problems).toEqual({ m1: 'Open one by the station?', m2: null });
   });
 
   it('should call a question new only when it arrives after the first load', async () => {

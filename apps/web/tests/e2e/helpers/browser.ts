@@ -131,3 +131,29 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
 }
+
+/**
+ * The visible controls smaller than `min` px in either direction (WCAG 2.2 target size): buttons, links, fields,
+ * summaries; a radio or checkbox counts by its label, which takes its taps. Each named by its label or text.
+ */
+export function smallTargets(page: Page, min = 24): Promise<string[]> {
+  return page.evaluate((min) => {
+    const controls = document.querySelectorAll<HTMLElement>(
+      'button, a[href], input, select, textarea, summary, [role="button"], [role="tab"], [role^="menuitem"]',
+    );
+    return [...controls]
+      .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+      .filter((el) => !(el instanceof HTMLInputElement && el.type === 'hidden'))
+      .map((el) => {
+        const choice = el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox');
+        const target = (choice && el.closest('label')) || el;
+        const box = target.getBoundingClientRect();
+        return { el, box };
+      })
+      .filter(({ box }) => box.width > 0 && box.height > 0 && (box.width < min || box.height < min))
+      .map(({ el, box }) => {
+        const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? el.tagName;
+        return `${name || el.tagName} (${Math.round(box.width)}×${Math.round(box.height)})`;
+      });
+  }, min);
+}
