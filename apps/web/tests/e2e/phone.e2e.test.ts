@@ -265,13 +265,8 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     await screenshot(page, 'phone-en-06b-review-over-sheet');
     await page.getByTestId('critic-toggle').tap();
     await expect.poll(() => critic.count()).toBe(0);
-    // …a tap on the map away from the cards puts it away, and so does swiping it down.
+    // …and a tap on the map away from the cards puts it away (so does swiping it down, below).
     await page.touchscreen.tap(canvas.x + 6, canvas.y + 6);
-    await expect.poll(() => panel.count()).toBe(0);
-    await card(page, 'Is there enough demand?').tap();
-    await panel.waitFor();
-    const grip = (await panel.getByRole('button', { name: 'Show more of the details' }).boundingBox())!;
-    await touch(cdp).drag([grip.x + grip.width / 2, grip.y + grip.height / 2], [0, 140]);
     await expect.poll(() => panel.count()).toBe(0);
     await card(page, 'Is there enough demand?').tap();
     await panel.waitFor();
@@ -286,6 +281,9 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     await panel.waitFor();
     expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    const grip = (await panel.getByRole('button', { name: 'Show more of the details' }).boundingBox())!;
+    await touch(cdp).drag([grip.x + grip.width / 2, grip.y + grip.height / 2], [0, 140]);
+    await expect.poll(() => panel.count()).toBe(0);
     await page.context().close();
   });
 
