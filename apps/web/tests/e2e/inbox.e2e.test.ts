@@ -169,6 +169,7 @@ describe.skipIf(!run)('the inbox of the agents’ questions', () => {
       .poll(() => inbox.getByTestId('inbox-problem').allTextContents())
       .toContain('Someone for the weekend shifts only');
     expect(await inbox.locator('h3').filter({ hasText: 'Hire a barista' }).count()).toBe(2);
+    expect(await inbox.getByTestId('inbox-map-updated').first().textContent()).toMatch(/^updated \S/);
     const asked = await inbox.getByTestId('inbox-asked').allTextContents();
     expect(asked.length).toBe(await inbox.getByTestId('inbox-question').count());
     for (const text of asked) expect(text).toMatch(/^Asked \S/);

@@ -13,7 +13,12 @@ export const inbox = new Inbox({
   async maps() {
     const result = await runQuery(session.api.client, MAPS);
     return result.ok
-      ? Object.fromEntries(result.value.map((map) => [map.id, { title: map.title, problem: map.problem || null }]))
+      ? Object.fromEntries(
+          result.value.map((map) => [
+            map.id,
+            { title: map.title, problem: map.problem || null, updatedAt: String(map.updatedAt) },
+          ]),
+        )
       : null;
   },
 });

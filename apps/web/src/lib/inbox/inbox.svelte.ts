@@ -5,6 +5,8 @@ import type { MapEvent, PendingQuestion } from '../api/results.ts';
 export interface InboxMap {
   title: string;
   problem: string | null;
+  /** When the map last changed (ISO date). */
+  updatedAt: string;
 }
 
 /** Loads what the inbox shows: every pending question of the viewer, and the titles and problems of their maps. */
@@ -25,8 +27,8 @@ export type ArrivalListener = (question: PendingQuestion, mapTitle: string | nul
 export class Inbox {
   questions = $state.raw<readonly PendingQuestion[]>([]);
   titles = $state.raw<Record<string, string>>({});
-  /** The problem each map is about (null: none written). */
-  problems = $state.raw<Record<string, string | null>>({});
+  /** What each map is about and when it last changed, to tell maps of one title apart. */
+  about = $state.raw<Record<string, Omit<InboxMap, 'title'>>>({});
   #loaded = false;
   #listeners = new Set<ArrivalListener>();
   #refreshing: Promise<void> | null = null;
@@ -115,7 +117,10 @@ export class Inbox {
       if (maps) {
         const entries = Object.entries(maps);
         this.titles = { ...this.titles, ...Object.fromEntries(entries.map(([id, map]) => [id, map.title])) };
-        this.problems = { ...this.problems, ...Object.fromEntries(entries.map(([id, map]) => [id, map.problem])) };
+        this.about = {
+          ...this.about,
+          ...Object.fromEntries(entries.map(([id, { problem, updatedAt }]) => [id, { problem, updatedAt }])),
+        };
       }
     }
     this.questions = pending;
