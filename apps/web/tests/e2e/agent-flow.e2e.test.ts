@@ -1,35 +1,20 @@
 import { CREATE_MAP, CREATE_NODE, UPDATE_MAP } from '@thinkingmap/client';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot, selectNode } from './helpers/browser.ts';
+import { card, focusedTestId as focusedIn, openPage, screenshot, selectNode } from './helpers/browser.ts';
+import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { CORRECTED_QUESTION, ROOT_QUESTION } from './helpers/scripted-model.ts';
-import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
 
-/** The test id of the nearest element around the keyboard focus that has one (null: the focus is on the body). */
-const focusedIn = (page: Page) =>
-  page.evaluate(() => document.activeElement?.closest('[data-testid]')?.getAttribute('data-testid') ?? null);
-
 describe.skipIf(!run)('working with the agents in the web workspace', () => {
-  let server: WebServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  // Each test opens its own windows (and closes them).
+  const suite = browserSuite(() => undefined, 'failed-agents');
 
   it('should take a new map from the person’s problem through correction, decomposition (with one edit) and a question to the root concluding by itself', async () => {
-    const { page } = await openPage(browser);
-    await page.goto(`${server.origin}/`);
+    const { page } = await openPage(suite.browser);
+    await page.goto(`${suite.server.origin}/`);
     await page.getByRole('link', { name: 'New map' }).first().click();
     await page.getByLabel('Title').fill('Agents at work');
     await page.getByLabel('The problem').fill('Open a café?');
@@ -106,18 +91,18 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
   });
 
   it('should move a node under another parent, live in a second window, and show why a move is refused', async () => {
-    const map = await call(server.api.client, CREATE_MAP, {
+    const map = await call(suite.server.api.client, CREATE_MAP, {
       input: { title: 'Staffing the café', problem: 'Who do I need?', understand: false },
     });
-    const root = await call(server.api.client, CREATE_NODE, {
+    const root = await call(suite.server.api.client, CREATE_NODE, {
       input: { mapId: map.id, question: 'Who should work in the café?' },
     });
     for (const question of ['Hire a barista', 'Train the barista'])
-      await call(server.api.client, CREATE_NODE, { input: { mapId: map.id, parentId: root.id, question } });
-    const { page } = await openPage(browser);
-    const { page: watcher } = await openPage(browser);
-    await watcher.goto(`${server.origin}/maps/${map.id}`);
-    await page.goto(`${server.origin}/maps/${map.id}`);
+      await call(suite.server.api.client, CREATE_NODE, { input: { mapId: map.id, parentId: root.id, question } });
+    const { page } = await openPage(suite.browser);
+    const { page: watcher } = await openPage(suite.browser);
+    await watcher.goto(`${suite.server.origin}/maps/${map.id}`);
+    await page.goto(`${suite.server.origin}/maps/${map.id}`);
     await expect.poll(() => watcher.getByTestId('live-state').getAttribute('data-state')).toBe('live');
     expect(await card(watcher, 'Train the barista').getAttribute('aria-level')).toBe('2');
 
@@ -146,12 +131,14 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
   });
 
   it('should reject a proposal with another strategy, then cancel the waiting run and leave the node ready', async () => {
-    const map = await call(server.api.client, CREATE_MAP, {
+    const map = await call(suite.server.api.client, CREATE_MAP, {
       input: { title: 'Opening hours', problem: 'When to open?', understand: false },
     });
-    await call(server.api.client, CREATE_NODE, { input: { mapId: map.id, question: 'When should the café open?' } });
-    const { page } = await openPage(browser);
-    await page.goto(`${server.origin}/maps/${map.id}`);
+    await call(suite.server.api.client, CREATE_NODE, {
+      input: { mapId: map.id, question: 'When should the café open?' },
+    });
+    const { page } = await openPage(suite.browser);
+    await page.goto(`${suite.server.origin}/maps/${map.id}`);
     await selectNode(page, 'When should the café open?');
 
     await page.getByRole('button', { name: 'Think with the agent' }).click();
@@ -178,10 +165,10 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
   });
 
   it('should draw the levels of a divergent map', async () => {
-    const map = await call(server.api.client, CREATE_MAP, {
+    const map = await call(suite.server.api.client, CREATE_MAP, {
       input: { title: 'Ideas for the café name', mode: 'DIVERGENT', understand: false },
     });
-    const root = await call(server.api.client, CREATE_NODE, {
+    const root = await call(suite.server.api.client, CREATE_NODE, {
       input: { mapId: map.id, question: 'What should the café be called?' },
     });
     const placed: [string, number, 'TASK' | 'SUMMARY' | 'FINAL'][] = [];
@@ -192,18 +179,18 @@ describe.skipIf(!run)('working with the agents in the web workspace', () => {
       ['Level 1 summary: place names work best', 2, 'SUMMARY'],
       ['Final: “Station Beans”', 3, 'FINAL'],
     ] as const) {
-      const node = await call(server.api.client, CREATE_NODE, {
+      const node = await call(suite.server.api.client, CREATE_NODE, {
         input: { mapId: map.id, parentId: level === 1 ? root.id : placed.at(-1)![0], question },
       });
       placed.push([node.id, level, role]);
     }
     // Levels and roles are written by the divergent agent; place them directly, then touch the map through the API.
     for (const [id, divergentLevel, divergentRole] of placed)
-      await server.db.write((tx) => tx.node.update({ where: { id }, data: { divergentLevel, divergentRole } }));
-    await call(server.api.client, UPDATE_MAP, { input: { id: map.id, title: 'Ideas for the café name' } });
+      await suite.server.db.write((tx) => tx.node.update({ where: { id }, data: { divergentLevel, divergentRole } }));
+    await call(suite.server.api.client, UPDATE_MAP, { input: { id: map.id, title: 'Ideas for the café name' } });
 
-    const { page } = await openPage(browser);
-    await page.goto(`${server.origin}/maps/${map.id}`);
+    const { page } = await openPage(suite.browser);
+    await page.goto(`${suite.server.origin}/maps/${map.id}`);
     await card(page, 'Names from the street').waitFor();
     expect(await page.locator('.level').evaluateAll((bands) => bands.map((b) => b.getAttribute('data-level')))).toEqual(
       ['1', '2', '3'],

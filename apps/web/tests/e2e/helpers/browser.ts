@@ -47,6 +47,11 @@ export async function openPage(
   return { context, page };
 }
 
+/** The test id of the nearest element around the keyboard focus that has one (null: the focus is on the body). */
+export function focusedTestId(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.closest('[data-testid]')?.getAttribute('data-testid') ?? null);
+}
+
 /** Saves a screenshot of the page as `name`.png. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
@@ -114,11 +119,20 @@ export interface AxeViolation {
   targets: string[];
 }
 
-/** Runs axe-core in the page (WCAG 2.x A and AA rules, best practices) and returns the serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
+/**
+ * Runs axe-core in the page (WCAG 2.x A and AA rules, best practices) and returns the serious and critical
+ * violations; `within` limits it to a part (a panel or menu opened on a page already checked).
+ */
+export async function seriousViolations(page: Page, within?: string): Promise<AxeViolation[]> {
+  const builder = new AxeBuilder({ page }).withTags([
+    'wcag2a',
+    'wcag2aa',
+    'wcag21a',
+    'wcag21aa',
+    'wcag22aa',
+    'best-practice',
+  ]);
+  const result = await (within ? builder.include(within) : builder).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({
