@@ -10,7 +10,6 @@ import type { RequestGuardOptions } from './http/request-guard.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
 import type { ServerMetrics } from './ops/metrics.ts';
 import { RUN_HEARTBEAT_MS, type RunEngine, type RunSettings } from './runs/run-engine.ts';
-import type { RunService } from './runs/run-service.ts';
 
 /** The agents' settings when {@link AppOptions.runSettings} leaves them out. */
 export const DEFAULT_RUN_SETTINGS: RunSettings = {
@@ -99,8 +98,7 @@ export interface AppOptions {
 export interface App {
   db: Database;
   bus: EventBus;
-  /** Agent runs (tests wait on `engine.idle()`). */
-  runs: RunService;
+  /** What drives agent runs; the run commands of runs/ take it (tests wait on `engine.idle()`). */
   engine: RunEngine;
   /** Consultations and their turns (tests wait on their outcomes). */
   consultations: ConsultationService;
