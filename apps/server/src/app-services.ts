@@ -14,7 +14,6 @@ import { expireDueQuestions } from './runs/expire-questions.ts';
 import { recoverRuns } from './runs/recover-runs.ts';
 import { RUN_LEASE_MS, RunEngine } from './runs/run-engine.ts';
 import { startTriggeredRuns } from './runs/run-triggers.ts';
-import { proposeSubQuestions, understandProblem } from './runs/start-runs.ts';
 import { startWaiting } from './runs/start-waiting.ts';
 
 /** What {@link startServices} builds on. */
@@ -45,14 +44,9 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
   const owner = { instanceId: options.instanceId ?? randomUUID(), bootId: randomUUID() };
   const { knowledge, webSearch } = options;
   const engine = new RunEngine({ ...commands, model, knowledge, webSearch, settings, logError, owner });
-  // A consultation starts its runs through the same commands as a person: problem understanding, proposals.
-  const runs = {
-    understandProblem: understandProblem.bind(null, engine),
-    proposeSubQuestions: proposeSubQuestions.bind(null, engine),
-  };
   const notes = new FileNotes(options.notesDir ?? join(repoDir, '.data/notes'));
   const compressAfterTurns = options.consultationCompressAfter;
-  const consultations = new ConsultationService({ ...commands, model, notes, runs, logError, compressAfterTurns });
+  const consultations = new ConsultationService({ ...commands, model, notes, engine, logError, compressAfterTurns });
 
   // Runs a dead process left mid-step (their lease ran out) are resumed, at start and then periodically, as are runs
   // whose dependencies concluded while no process could start them. Redis may drop messages: subscriptions re-read
