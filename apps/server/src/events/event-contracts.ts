@@ -64,7 +64,12 @@ const withoutFork: Upgrade = (payload) => ({
   ...payload,
   run: { ...(payload.run as object), forkedFromRunId: null, forkedFromStep: null },
 });
-const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork };
+// Version 3 run snapshots came before token counts could be estimated: theirs were reported.
+const withoutEstimate: Upgrade = (payload) => ({
+  ...payload,
+  run: { ...(payload.run as object), tokensEstimated: false },
+});
+const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork, 3: withoutEstimate };
 const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
 const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
 // Version 1 steps came before parallel branches were told apart: theirs was none.
@@ -116,7 +121,7 @@ export const EVENT_CONTRACTS = {
     1,
     z.object({ nodeId: z.string(), conversationId: z.string(), kind: conversationKind, clearedCount: z.number() }),
   ),
-  RunStarted: contract(3, runPayload, fromRunRow),
+  RunStarted: contract(4, runPayload, fromRunRow),
   AgentStep: contract(
     2,
     z.object({
@@ -135,13 +140,13 @@ export const EVENT_CONTRACTS = {
   AgentQuestion: contract(2, questionPayload, fromQuestionRow),
   QuestionResolved: contract(2, questionPayload, fromQuestionRow),
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
-  RunFinished: contract(3, runPayload, fromRunRow),
-  RunFailed: contract(3, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  RunFinished: contract(4, runPayload, fromRunRow),
+  RunFailed: contract(4, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
   /** A run was accepted on a node with open dependencies; it starts by itself (RunStarted) when they conclude. */
   RunWaitingForDependencies: contract(
-    2,
+    3,
     runPayload.extend({ waitingFor: z.array(z.object({ id: z.string(), question: z.string() })) }),
-    { 1: withoutFork },
+    { 1: withoutFork, 2: withoutEstimate },
   ),
   /** A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided. */
   DecisionRecorded: contract(1, z.object({ decision: decisionSnapshot })),
