@@ -14,7 +14,7 @@ import {
 } from '@thinkingmap/agent-core';
 import { InMemoryStore } from '@thinkingmap/agent-core/testing';
 import { type Database, openDatabase } from '@thinkingmap/db';
-import { buildApp } from '@thinkingmap/server';
+import { buildApp, processNode, replyToQuestion } from '@thinkingmap/server';
 import { type DbProfile, profileDatabase } from './db-profile.ts';
 import { ms, summarize } from './stats.ts';
 
@@ -197,7 +197,7 @@ async function productStepper(
       const nodeId = ids[i]!;
       const start = performance.now();
       const cpuStart = process.cpuUsage();
-      const run = await app.runs.processNode(ctx, { nodeId, intent: 'CONCLUDE' });
+      const run = await processNode(app.engine, ctx, { nodeId, intent: 'CONCLUDE' });
       const questionId = await questions.get(nodeId)!;
       await app.engine.idle();
       const paused = performance.now();
@@ -213,7 +213,7 @@ async function productStepper(
       measured++;
       const replied = performance.now();
       const cpuReplied = process.cpuUsage();
-      await app.runs.reply(ctx, questionId, { accept: true });
+      await replyToQuestion(app.engine, ctx, questionId, { accept: true });
       await app.engine.idle();
       return { ms: paused - start + (performance.now() - replied), cpu: cpuPaused + cpuMs(cpuReplied) };
     },
@@ -281,7 +281,7 @@ async function siblingsToQuestion(siblings: number): Promise<number> {
     const { ctx, mapId, ids } = await seedTree(app, siblings);
     const questions = questionsOf(app, mapId, ids);
     const start = performance.now();
-    await Promise.all(ids.map((nodeId) => app.runs.processNode(ctx, { nodeId })));
+    await Promise.all(ids.map((nodeId) => processNode(app.engine, ctx, { nodeId })));
     await Promise.all(questions.values());
     const wall = performance.now() - start;
     await app.engine.idle();

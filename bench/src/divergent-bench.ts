@@ -14,7 +14,7 @@ import {
 } from '@thinkingmap/agent-core';
 import { InMemoryStore } from '@thinkingmap/agent-core/testing';
 import { openDatabase } from '@thinkingmap/db';
-import { buildApp } from '@thinkingmap/server';
+import { buildApp, startDivergent } from '@thinkingmap/server';
 import { ms } from './stats.ts';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -102,7 +102,7 @@ async function productSession(app: App, options: { maxLevels: number; maxParalle
     if (event.type === 'DivergentFinished' || event.type === 'RunFailed') finish();
   });
   const start = performance.now();
-  await app.runs.startDivergent(ctx, { nodeId: root.id, ...options, threshold: 0.9 });
+  await startDivergent(app.engine, ctx, { nodeId: root.id, ...options, threshold: 0.9 });
   await finished;
   const total = performance.now() - start;
   stop();

@@ -10,7 +10,6 @@ import type { RequestGuardOptions } from './http/request-guard.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
 import type { ServerMetrics } from './ops/metrics.ts';
 import { RUN_HEARTBEAT_MS, type RunEngine, type RunSettings } from './runs/run-engine.ts';
-import type { RunService } from './runs/run-service.ts';
 import type { ModelInfo } from './schema/context.ts';
 
 /** The agents' settings when {@link AppOptions.runSettings} leaves them out. */
@@ -100,8 +99,7 @@ export interface AppOptions {
 export interface App {
   db: Database;
   bus: EventBus;
-  /** Agent runs (tests wait on `engine.idle()`). */
-  runs: RunService;
+  /** What drives agent runs; the run commands of runs/ take it (tests wait on `engine.idle()`). */
   engine: RunEngine;
   /** Consultations and their turns (tests wait on their outcomes). */
   consultations: ConsultationService;

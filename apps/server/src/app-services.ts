@@ -10,8 +10,11 @@ import { watchForGaps } from './events/gap-watch.ts';
 import type { MapEvent } from './events/map-event.ts';
 import { every } from './http/lifecycle.ts';
 import type { ServerMetrics } from './ops/metrics.ts';
+import { expireDueQuestions } from './runs/expire-questions.ts';
+import { recoverRuns } from './runs/recover-runs.ts';
 import { RUN_LEASE_MS, RunEngine } from './runs/run-engine.ts';
-import { RunService } from './runs/run-service.ts';
+import { startTriggeredRuns } from './runs/run-triggers.ts';
+import { startWaiting } from './runs/start-waiting.ts';
 
 /** What {@link startServices} builds on. */
 export interface ServiceDeps {
@@ -32,7 +35,7 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
   const settings = { ...DEFAULT_RUN_SETTINGS, ...options.runSettings };
   // Every committed change passes here: bottom-up conclusions start from it, and the embedder's hook.
   const onCommitted = (events: readonly MapEvent[]) => {
-    void runs.onEvents(commands, events);
+    void startTriggeredRuns(engine, commands, events);
     consultations.onEvents(events);
     metrics.onCommitted(events);
     options.onCommitted?.(events);
@@ -41,21 +44,24 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
   const owner = { instanceId: options.instanceId ?? randomUUID(), bootId: randomUUID() };
   const { knowledge, webSearch } = options;
   const engine = new RunEngine({ ...commands, model, knowledge, webSearch, settings, logError, owner });
-  const runs = new RunService(engine);
   const notes = new FileNotes(options.notesDir ?? join(repoDir, '.data/notes'));
   const compressAfterTurns = options.consultationCompressAfter;
-  const consultations = new ConsultationService({ ...commands, model, notes, runs, logError, compressAfterTurns });
+  const consultations = new ConsultationService({ ...commands, model, notes, engine, logError, compressAfterTurns });
 
   // Runs a dead process left mid-step (their lease ran out) are resumed, at start and then periodically, as are runs
   // whose dependencies concluded while no process could start them. Redis may drop messages: subscriptions re-read
   // the log when their map moved past what arrived.
-  const recoverRuns = () => runs.recover(db).then(() => runs.startWaiting(commands));
+  const recover = () => recoverRuns(engine, db).then(() => startWaiting(engine, commands));
   const recovers = options.recoverRuns !== false;
-  if (recovers) await recoverRuns();
+  if (recovers) await recover();
   if (recovers) await consultations.resumeUnfinished();
   const background = [
-    every(Math.max(50, Math.min(30_000, settings.questionTtlMs / 4)), () => runs.expireDue(commands), logError),
-    recovers ? every(RUN_LEASE_MS / 3, recoverRuns, logError) : () => {},
+    every(
+      Math.max(50, Math.min(30_000, settings.questionTtlMs / 4)),
+      () => expireDueQuestions(engine, commands),
+      logError,
+    ),
+    recovers ? every(RUN_LEASE_MS / 3, recover, logError) : () => {},
     options.redisUrl ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError }) : () => {},
   ];
   const drain = [
@@ -65,5 +71,5 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
     // Drives in progress reach their next checkpoint; a waiting run needs nothing (it is in the database).
     () => Promise.race([engine.idle(), new Promise((resolve) => setTimeout(resolve, 5_000))]),
   ];
-  return { commands, engine, runs, notes, consultations, drain };
+  return { commands, engine, notes, consultations, drain };
 }

@@ -53,7 +53,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   const model = new InstrumentedModel(options.model ?? createModelFromEnv(), metrics);
-  const { commands, engine, runs, notes, consultations, drain } = await startServices(
+  const { commands, engine, notes, consultations, drain } = await startServices(
     { db, bus, metrics, model, logError },
     options,
   );
@@ -63,7 +63,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     capabilities: () => model.capabilities(),
   };
   const cache = new MapReadCache();
-  const services = { runs, consultations, notes };
+  const services = { runs: engine, consultations, notes };
   const commandsOf = (access: Access) => ({ ...commands, viewer: access.viewer, scope: access.scope });
   const contextFor = (access: Access): GraphQLContext => ({
     ...services,
@@ -127,7 +127,6 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   return {
     db,
     bus,
-    runs,
     engine,
     consultations,
     server,

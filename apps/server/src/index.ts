@@ -3,3 +3,5 @@ export { createUserWithToken, issueToken } from './auth/tokens.ts';
 export type { CommandContext } from './commands/context.ts';
 export type { MapEvent, MapEventType } from './events/map-event.ts';
 export { loadWebHandler, type WebHandler } from './http/web-handler.ts';
+export { replyToQuestion } from './runs/reply-to-question.ts';
+export { processNode, startDivergent } from './runs/start-runs.ts';

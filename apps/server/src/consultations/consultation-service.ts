@@ -14,6 +14,8 @@ import { assertCanChange } from '../commands/mutate-map.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent } from '../events/map-event.ts';
 import { createMap } from '../maps/map-commands.ts';
+import type { RunEngine } from '../runs/run-engine.ts';
+import { proposeSubQuestions, understandProblem } from '../runs/start-runs.ts';
 import { assertConsultationAccess } from './consultation-access.ts';
 import {
   appendConsultationMessage,
@@ -23,7 +25,7 @@ import {
   consultationUnderstood,
   startConsultation,
 } from './consultation-commands.ts';
-import { CommandConsultationStore, type ProposeSubQuestions } from './consultation-store.ts';
+import { CommandConsultationStore } from './consultation-store.ts';
 import type { FileNotes } from './file-notes.ts';
 
 /** A message refused because the consultation is busy and refuses messages then (strategy REJECT). */
@@ -35,11 +37,8 @@ export interface ConsultationServiceOptions {
   bus: EventBus;
   model: ModelPort;
   notes: FileNotes;
-  /** The run service's problem understanding and sub-question proposals (the same runs and gates as elsewhere). */
-  runs: {
-    understandProblem(ctx: CommandContext, mapId: string, consultationId?: string): Promise<{ id: string }>;
-    proposeSubQuestions: ProposeSubQuestions;
-  };
+  /** Drives the problem understanding and sub-question proposals it starts (the same runs and gates as elsewhere). */
+  engine: RunEngine;
   onCommitted?: (events: readonly MapEvent[]) => void;
   logError: (error: unknown) => void;
   /** Turns before earlier messages are summarised (TM_CONSULTATION_COMPRESS_AFTER, default 6). */
@@ -85,7 +84,7 @@ export class ConsultationService {
       return { db: options.db, bus: options.bus, viewer: { id: owner }, onCommitted: options.onCommitted };
     };
     this.store = new CommandConsultationStore(commandsOf, options.notes, options.logError, (ctx, input) =>
-      options.runs.proposeSubQuestions(ctx, input),
+      proposeSubQuestions(options.engine, ctx, input),
     );
     const graph = createConsultationGraph({
       model: options.model,
@@ -131,7 +130,7 @@ export class ConsultationService {
     const work = (async () => {
       const map = await createMap(ctx, { problem: text });
       const message = await attachConsultationMap(ctx, consultationId, map.id, text);
-      const run = await this.options.runs.understandProblem(ctx, map.id, consultationId);
+      const run = await understandProblem(this.options.engine, ctx, map.id, consultationId);
       await consultationUnderstanding(ctx, consultationId, run.id);
       return { message, turn: Promise.resolve({ status: 'waiting' as const }) };
     })();

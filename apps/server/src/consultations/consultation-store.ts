@@ -35,7 +35,7 @@ const FAILED = { en: 'This turn failed', zh: '本轮处理失败' } as const;
 /** How many of the map's nodes the planner's prompt lists. */
 const PROMPT_NODES = 40;
 
-/** Starts the decomposition review of a planner's proposal (the run service's `proposeSubQuestions`). */
+/** Starts the decomposition review of a planner's proposal (`proposeSubQuestions` of runs/start-runs.ts). */
 export type ProposeSubQuestions = (
   ctx: CommandContext,
   input: { nodeId: string; proposal: ConsultationProposalDraft; consultationId: string },

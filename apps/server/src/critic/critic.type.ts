@@ -2,6 +2,7 @@ import { CriticCommand, type SuggestedChange, SuggestedChangeSchema } from '@thi
 import { SuggestionKind, SuggestionStatus } from '@thinkingmap/db';
 import { ConflictError, CycleError, VersionConflictError } from '../commands/domain-errors.ts';
 import { AgentRunRef } from '../runs/run.type.ts';
+import { startCritic } from '../runs/start-runs.ts';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
@@ -91,7 +92,7 @@ builder.mutationField('startCritic', (t) =>
     errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: StartCriticInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.runs.startCritic(ctx.commands, {
+      startCritic(ctx.runs, ctx.commands, {
         mapId: String(input.mapId),
         nodeId: input.nodeId ? String(input.nodeId) : null,
       }),

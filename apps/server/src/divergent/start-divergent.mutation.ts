@@ -1,5 +1,6 @@
 import { ConflictError } from '../commands/domain-errors.ts';
 import { AgentRunRef } from '../runs/run.type.ts';
+import { startDivergent } from '../runs/start-runs.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
 
@@ -23,6 +24,6 @@ builder.mutationField('startDivergent', (t) =>
     errors: { types: [...ACCESS_ERRORS, ConflictError] },
     args: { input: t.arg({ type: StartDivergentInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.runs.startDivergent(ctx.commands, { ...input, nodeId: String(input.nodeId) }),
+      startDivergent(ctx.runs, ctx.commands, { ...input, nodeId: String(input.nodeId) }),
   }),
 );

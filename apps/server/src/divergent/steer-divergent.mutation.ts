@@ -1,4 +1,5 @@
 import { ConflictError } from '../commands/domain-errors.ts';
+import { steerDivergentRun } from '../runs/reply-to-question.ts';
 import { builder } from '../schema/builder.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
@@ -8,7 +9,7 @@ const STEERING_ERRORS = [...ACCESS_ERRORS, ConflictError];
 
 /** Stores the steering and returns the session as it stands after it. */
 async function steer(ctx: GraphQLContext, input: Record<string, unknown>) {
-  const run = await ctx.runs.steerDivergent(ctx.commands, input);
+  const run = await steerDivergentRun(ctx.runs, ctx.commands, input);
   return loadDivergentSession(ctx, run.id);
 }
 

@@ -254,7 +254,7 @@ export function toRunSnapshot(run: Source<AgentRun>): RunSnapshot {
     id: run.id,
     mapId: run.mapId,
     nodeId: run.nodeId ?? null,
-    // Written only from AgentGraph (RunService), read back as it.
+    // Written only from AgentGraph (runs/create-run.ts), read back as it.
     agent: run.agent as AgentGraph,
     status: run.status,
     error: run.error ?? null,

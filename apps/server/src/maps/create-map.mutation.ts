@@ -1,4 +1,5 @@
 import { ForbiddenError, ValidationError } from '../commands/domain-errors.ts';
+import { understandProblem } from '../runs/start-runs.ts';
 import { builder } from '../schema/builder.ts';
 import { LanguageEnum, MapModeEnum } from '../schema/enums.type.ts';
 import { MapRef } from './map.type.ts';
@@ -27,7 +28,7 @@ builder.mutationField('createMap', (t) =>
     resolve: async (_root, { input }, ctx) => {
       const { understand, ...fields } = input;
       const map = await createMap(ctx.commands, fields);
-      if (map.problem && understand !== false) await ctx.runs.understandProblem(ctx.commands, map.id);
+      if (map.problem && understand !== false) await understandProblem(ctx.runs, ctx.commands, map.id);
       return map;
     },
   }),

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../commands/context.ts';
 import type { ConsultationService } from '../consultations/consultation-service.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
-import type { RunService } from '../runs/run-service.ts';
+import type { RunEngine } from '../runs/run-engine.ts';
 
 /**
  * What the MCP tools of one viewer act through: the command layer's context (who acts, the database, the
@@ -9,7 +9,8 @@ import type { RunService } from '../runs/run-service.ts';
  */
 export interface McpContext {
   commands: CommandContext;
-  runs: RunService;
+  /** What drives agent runs: the run commands of runs/ take it. */
+  runs: RunEngine;
   /** Consultations (the same service as the GraphQL API) and the notes folder. */
   consultations: ConsultationService;
   notes: FileNotes;

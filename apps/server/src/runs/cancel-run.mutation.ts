@@ -1,5 +1,6 @@
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { cancelRun } from './cancel-run.ts';
 import { AgentRunRef } from './run.type.ts';
 
 builder.mutationField('cancelRun', (t) =>
@@ -8,6 +9,6 @@ builder.mutationField('cancelRun', (t) =>
     description: 'Cancels a running or waiting run. Its node becomes READY and can be processed again.',
     errors: { types: ACCESS_ERRORS },
     args: { runId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.runs.cancel(ctx.commands, String(args.runId)),
+    resolve: (_root, args, ctx) => cancelRun(ctx.runs, ctx.commands, String(args.runId)),
   }),
 );

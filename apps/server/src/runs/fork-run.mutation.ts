@@ -2,6 +2,7 @@ import { ConflictError } from '../commands/domain-errors.ts';
 import { builder } from '../schema/builder.ts';
 import { DecompositionStrategyEnum, NodeIntentEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { forkRun } from './fork-run.ts';
 import { SubQuestionInput } from './review-decomposition.mutation.ts';
 import { AgentRunRef } from './run.type.ts';
 
@@ -39,7 +40,7 @@ builder.mutationField('forkRun', (t) =>
     errors: { types: [...ACCESS_ERRORS, ConflictError] },
     args: { input: t.arg({ type: ForkRunInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.runs.forkRun(ctx.commands, {
+      forkRun(ctx.runs, ctx.commands, {
         runId: String(input.runId),
         step: input.step,
         round: input.round,

@@ -3,6 +3,7 @@ import { builder } from '../schema/builder.ts';
 import { ConclusionKindEnum, DecompositionStrategyEnum, NodeIntentEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
 import { AgentRunRef } from './run.type.ts';
+import { processNode } from './start-runs.ts';
 
 builder.mutationField('processNode', (t) =>
   t.field({
@@ -18,7 +19,7 @@ builder.mutationField('processNode', (t) =>
       conclusionKind: t.arg({ type: ConclusionKindEnum }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.runs.processNode(ctx.commands, {
+      processNode(ctx.runs, ctx.commands, {
         nodeId: String(args.nodeId),
         intent: args.intent,
         strategy: args.strategy,

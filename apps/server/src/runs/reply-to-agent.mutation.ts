@@ -2,6 +2,7 @@ import { CycleError } from '../commands/domain-errors.ts';
 import { UndoRefusedError } from '../history/undo-refused-error.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { replyToQuestion } from './reply-to-question.ts';
 import { AgentRunRef } from './run.type.ts';
 
 const ReplyToAgentInput = builder.inputType('ReplyToAgentInput', {
@@ -30,7 +31,7 @@ builder.mutationField('replyToAgent', (t) =>
     errors: { types: [...ACCESS_ERRORS, CycleError, UndoRefusedError] },
     args: { input: t.arg({ type: ReplyToAgentInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.runs.reply(ctx.commands, String(input.requestId), {
+      replyToQuestion(ctx.runs, ctx.commands, String(input.requestId), {
         accept: input.accept,
         text: input.text,
         skip: input.skip,

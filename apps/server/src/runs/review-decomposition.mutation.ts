@@ -3,6 +3,7 @@ import { UndoRefusedError } from '../history/undo-refused-error.ts';
 import { builder } from '../schema/builder.ts';
 import { DecompositionStrategyEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { replyToQuestion } from './reply-to-question.ts';
 import { AgentRunRef } from './run.type.ts';
 
 export const SubQuestionInput = builder.inputType('SubQuestionInput', {
@@ -52,7 +53,7 @@ builder.mutationField('reviewDecomposition', (t) =>
               : {}),
           }
         : { action: 'reject', feedback: input.feedback ?? '', ...(input.strategy ? { strategy: input.strategy } : {}) };
-      return ctx.runs.reply(ctx.commands, String(input.requestId), { reply });
+      return replyToQuestion(ctx.runs, ctx.commands, String(input.requestId), { reply });
     },
   }),
 );

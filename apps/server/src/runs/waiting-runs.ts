@@ -14,7 +14,7 @@ export function openDependencies(ordered: readonly DependedOnNode[]): { id: stri
  * Runs waiting for dependencies that may start now: on the map of `events` when one of them could have closed
  * the last open dependency (a conclusion, a dependency removed, a node deleted), or on every map when
  * `events` is omitted (recovery: a start that was due when a process stopped). The caller claims each one
- * (see `RunService`), re-checking in its transaction.
+ * (see `startWaiting`), re-checking in its transaction.
  */
 export async function waitingRunsToStart(
   db: Pick<Database, 'agentReads'>,

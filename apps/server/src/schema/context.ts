@@ -9,7 +9,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { Deadline } from '../http/query-limits.ts';
 import type { Loaders } from '../maps/loaders.ts';
 import type { MapReadCache } from '../maps/map-read-cache.ts';
-import type { RunService } from '../runs/run-service.ts';
+import type { RunEngine } from '../runs/run-engine.ts';
 
 /** What every resolver sees. */
 /** Which model the agents use; `capabilities` is read when asked (it changes as the endpoint is found out). */
@@ -32,8 +32,8 @@ export interface GraphQLContext extends Deadline {
   cache: MapReadCache;
   /** Per-request batch loaders. */
   loaders: Loaders;
-  /** Agent runs: start, answer, cancel. */
-  runs: RunService;
+  /** What drives agent runs: the run commands of runs/ (start, answer, cancel) take it. */
+  runs: RunEngine;
   /** Consultations: their turns, and the notes folder. */
   consultations: ConsultationService;
   notes: FileNotes;

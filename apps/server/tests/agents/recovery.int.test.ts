@@ -4,6 +4,7 @@ import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/events/event-log.ts';
 import { setConclusion } from '../../src/maps/conclusion-commands.ts';
+import { recoverRuns } from '../../src/runs/recover-runs.ts';
 import { eventually, processRootUntilReview } from '../helpers/agent-driver.ts';
 import { leaveRunRunning } from '../helpers/left-running.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
@@ -28,7 +29,7 @@ describe('runs left mid-step by a process that died', () => {
   it('should resume a run whose lease ran out, and leave one that another process still drives', async () => {
     const abandoned = await runLeftRunning(10 * 60_000);
     const driven = await runLeftRunning(1_000);
-    const resumed = await server.app.runs.recover(server.db);
+    const resumed = await recoverRuns(server.app.engine, server.db);
     expect(resumed).toBe(1);
     const settled = await eventually(async () => {
       const run = await server.db.read.agentRun.findUniqueOrThrow({ where: { id: abandoned.id } });
@@ -39,7 +40,7 @@ describe('runs left mid-step by a process that died', () => {
     expect(await server.db.read.agentQuestion.count({ where: { runId: abandoned.id, status: 'PENDING' } })).toBe(1);
     expect((await server.db.read.agentRun.findUniqueOrThrow({ where: { id: driven.id } })).status).toBe('RUNNING');
     // A second process sweeping at the same moment finds nothing left to claim.
-    expect(await server.app.runs.recover(server.db)).toBe(0);
+    expect(await recoverRuns(server.app.engine, server.db)).toBe(0);
   });
 });
 
@@ -80,7 +81,7 @@ describe.each(providers)('a run whose process died after the person answered, on
 
   it('should resume it with the stored reply instead of asking again', async () => {
     const { client, mapId, rootId, runId, draft } = await answeredThenDied();
-    expect(await server.app.runs.recover(server.db)).toBe(1);
+    expect(await recoverRuns(server.app.engine, server.db)).toBe(1);
     expect(await settledRun(runId)).toMatchObject({ status: 'COMPLETED', error: null });
     const node = await call(client, NODE, { id: rootId });
     expect(node).toMatchObject({ status: 'COMPLETED', conclusion: draft.conclusion });
@@ -99,7 +100,7 @@ describe.each(providers)('a run whose process died after the person answered, on
       { db: server.db, bus: server.app.bus, viewer: owner, idempotencyKey: `${threadId}:saveConclusion` },
       { nodeId: rootId, conclusion: draft.conclusion, kind: draft.kind },
     );
-    expect(await server.app.runs.recover(server.db)).toBe(1);
+    expect(await recoverRuns(server.app.engine, server.db)).toBe(1);
     expect(await settledRun(runId)).toMatchObject({ status: 'COMPLETED' });
     const log = await readEvents(server.db.read, mapId, 0, 1000);
     expect(log.filter((e) => e.type === 'NodeConcluded')).toHaveLength(1);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type App, buildApp } from '../../src/app.ts';
 import { createUserWithToken } from '../../src/auth/tokens.ts';
+import { recoverRuns } from '../../src/runs/recover-runs.ts';
 import { call } from '../helpers/test-server.ts';
 
 /** The offline model, holding every call until `open()` (or the call's abort). */
@@ -113,7 +114,7 @@ describe('a drive that cannot keep its run lease', () => {
 
     // Once its lease looks abandoned, an instance resumes it and it goes on to its question for the person.
     model.open();
-    expect(await app.runs.recover(db, 0)).toBe(1);
+    expect(await recoverRuns(app.engine, db, 0)).toBe(1);
     await expect
       .poll(async () => (await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).status, {
         timeout: 10_000,

@@ -10,7 +10,7 @@ export function leaveRunRunning(
   run: { mapId: string; nodeId: string },
   fields: { updatedAt?: Date; ownerInstance?: string; ownerBoot?: string } = {},
 ) {
-  // Its id is the database's own, as for every run; its thread is a fresh one (as `RunService` makes them).
+  // Its id is the database's own, as for every run; its thread is a fresh one (as `createRun` makes them).
   return db.write((tx) =>
     tx.agentRun.create({
       data: {

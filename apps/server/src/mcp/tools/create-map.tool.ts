@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Language } from '@thinkingmap/db';
 import { z } from 'zod';
 import { createMap } from '../../maps/map-commands.ts';
+import { understandProblem } from '../../runs/start-runs.ts';
 import { agentOutcome, DEFAULT_WAIT_SECONDS, describeOutcome, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
 import { runTool, toolResult } from '../tool-result.ts';
@@ -34,7 +35,7 @@ export function registerCreateMapTool(server: McpServer, ctx: McpContext): void 
         const map = await createMap(ctx.commands, fields);
         const summary = { map: { id: map.id, title: map.title, language: map.language, status: map.status } };
         if (!map.problem || understand === false) return toolResult(summary, `Created map ${map.id}.`);
-        const run = await ctx.runs.understandProblem(ctx.commands, map.id);
+        const run = await understandProblem(ctx.runs, ctx.commands, map.id);
         const outcome = await agentOutcome(ctx.commands, run, waitSeconds ?? DEFAULT_WAIT_SECONDS);
         return toolResult({ ...summary, ...outcome }, `Created map ${map.id}. ${describeOutcome(outcome)}`);
       }, ctx.logError),

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConclusionKind, DecompositionStrategy, NodeIntent } from '@thinkingmap/db';
 import { z } from 'zod';
+import { processNode } from '../../runs/start-runs.ts';
 import { runAgentTool, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
 
@@ -23,6 +24,6 @@ export function registerProcessNodeTool(server: McpServer, ctx: McpContext): voi
         waitSeconds: waitSecondsArg(),
       },
     },
-    ({ waitSeconds, ...input }) => runAgentTool(ctx, () => ctx.runs.processNode(ctx.commands, input), waitSeconds),
+    ({ waitSeconds, ...input }) => runAgentTool(ctx, () => processNode(ctx.runs, ctx.commands, input), waitSeconds),
   );
 }

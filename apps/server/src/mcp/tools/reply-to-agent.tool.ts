@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { replyToQuestion } from '../../runs/reply-to-question.ts';
 import { runAgentTool, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
 
@@ -26,6 +27,6 @@ export function registerReplyToAgentTool(server: McpServer, ctx: McpContext): vo
       },
     },
     ({ requestId, waitSeconds, ...shortcut }) =>
-      runAgentTool(ctx, () => ctx.runs.reply(ctx.commands, requestId, shortcut), waitSeconds),
+      runAgentTool(ctx, () => replyToQuestion(ctx.runs, ctx.commands, requestId, shortcut), waitSeconds),
   );
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DIVERGENT_LIMITS } from '@thinkingmap/agent-core';
 import { z } from 'zod';
+import { startDivergent } from '../../runs/start-runs.ts';
 import { runAgentTool, waitSecondsArg } from '../agent-outcome.ts';
 import type { McpContext } from '../mcp-context.ts';
 
@@ -25,6 +26,6 @@ export function registerStartDivergentTool(server: McpServer, ctx: McpContext): 
         waitSeconds: waitSecondsArg(),
       },
     },
-    ({ waitSeconds, ...input }) => runAgentTool(ctx, () => ctx.runs.startDivergent(ctx.commands, input), waitSeconds),
+    ({ waitSeconds, ...input }) => runAgentTool(ctx, () => startDivergent(ctx.runs, ctx.commands, input), waitSeconds),
   );
 }
