@@ -104,7 +104,8 @@ describe.each(providers)('consultations and their map on %s', (provider) => {
       model: sdk,
       app: { notesDir, consultationCompressAfter: 3 },
       // Questions expire fast: a gate must still wait for the person.
-      runSettings: { questionTtlMs: 400 },
+      // Long enough to see a question pending on a loaded machine, short enough to wait for its expiry.
+      runSettings: { questionTtlMs: 2_000 },
     });
   });
   afterAll(async () => {
@@ -133,7 +134,7 @@ describe.each(providers)('consultations and their map on %s', (provider) => {
     expect(first.consultation).toMatchObject({ stage: 'UNDERSTANDING' });
     const mapId = first.consultation.mapId as string;
     expect(await server.db.read.map.count()).toBe(before + 1);
-    // The understanding asks the person; the question expires (TTL 400 ms) and still nothing goes on.
+    // The understanding asks the person; the question expires (TTL 2 s) and still nothing goes on.
     // The question and its run are separate reads of one answer: on PostgreSQL they can straddle the expiry's
     // commit (one transaction), so wait until both show it.
     const asked = await eventually(async () => {
@@ -208,7 +209,7 @@ describe.each(providers)('consultations and their map on %s', (provider) => {
         reason: "proposed by the consultation's planner",
       }),
     ]);
-    // It expires (TTL 400 ms): still no node.
+    // It expires (TTL 2 s): still no node.
     await eventually(
       async () =>
         (await server.db.read.agentQuestion.findUnique({ where: { id: review?.requestId } }))?.status === 'EXPIRED',
