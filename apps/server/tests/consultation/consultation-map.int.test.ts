@@ -103,8 +103,8 @@ describe.each(providers)('consultations and their map on %s', (provider) => {
     server = await startTestServer(provider, {
       model: sdk,
       app: { notesDir, consultationCompressAfter: 3 },
-      // Questions expire fast: a gate must still wait for the person.
-      // Long enough to see a question pending on a loaded machine, short enough to wait for its expiry.
+      // Questions expire fast (a gate must still wait for the person), yet late enough for a loaded machine to see
+      // one pending first.
       runSettings: { questionTtlMs: 2_000 },
     });
   });
