@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { type Plugin, Repeater } from 'graphql-yoga';
-import type { Access } from './access.ts';
+import type { Access } from '../commands/access.ts';
 import type { TokenEnd, TokenRevocations } from './token-revocations.ts';
 
 type Result = Record<string, unknown>;

@@ -12,8 +12,8 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ConflictError, NotFoundError, VersionConflictError } from '../commands/domain-errors.ts';
 import { id, LIMITS, parseInput, text } from '../commands/input.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import { assertCanChange, mutateMap } from '../commands/mutate-map.ts';
-import type { PendingEvent } from '../events/map-event.ts';
 import { assertConsultationAccess } from './consultation-access.ts';
 
 type Change = Extract<PendingEvent, { type: 'ConsultationChanged' }>['payload']['change'];

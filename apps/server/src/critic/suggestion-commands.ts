@@ -13,11 +13,11 @@ import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/conte
 import { ConflictError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { toSuggestionSnapshot } from '../commands/suggestion-snapshot.ts';
 import { addDependency } from '../maps/dependency-commands.ts';
 import { createNode, loadNodeInMap, updateNode } from '../maps/node-commands.ts';
+import { toMapRecord, toNodeRecord } from '../maps/records.ts';
 import { markStale } from '../maps/stale-conclusions.ts';
-import { toMapRecord, toNodeRecord } from '../runs/records.ts';
-import { toSuggestionSnapshot } from './suggestion-snapshot.ts';
 
 /** Reads the map and the subtree under `nodeId` (the whole tree when null) in tree order, with versions. */
 export async function readCriticScope(db: Database, mapId: string, nodeId: string | null): Promise<CriticScope> {

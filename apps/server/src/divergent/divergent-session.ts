@@ -1,6 +1,6 @@
 import type { DivergentSteering } from '@thinkingmap/agent-core';
 import { DivergentTaskStatus } from '@thinkingmap/db/enums';
-import type { MapEvent, StoredEvent } from '../events/map-event.ts';
+import type { MapEvent, StoredEvent } from '../commands/map-event.ts';
 
 type Payload<K extends MapEvent['type']> = StoredEvent<K>['payload'];
 type Scored = Omit<Payload<'CompletionScored'>, 'runId'>;

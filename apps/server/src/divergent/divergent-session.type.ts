@@ -1,9 +1,9 @@
 import { DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
 import type { AgentRun } from '@thinkingmap/db';
 import { DivergentOutcome, DivergentTaskStatus } from '@thinkingmap/db/enums';
-import { DIVERGENT_STEERING_ACTIONS } from '../events/divergent-event-contracts.ts';
-import { readEvents } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import { DIVERGENT_STEERING_ACTIONS } from '../commands/divergent-event-contracts.ts';
+import { readEvents } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { assertMapAccess, parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import type { GraphQLContext } from '../schema/context.ts';

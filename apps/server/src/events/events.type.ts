@@ -1,12 +1,12 @@
 import { AgentStepPhase, ContextAction } from '@thinkingmap/db/enums';
 import { ValidationError } from '../commands/domain-errors.ts';
+import { readEvents } from '../commands/event-log.ts';
+import type { MapEvent, MapEventType, StoredEvent } from '../commands/map-event.ts';
 import { divergentEventMembers } from '../divergent/divergent-events.type.ts';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ConversationKindEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
-import { readEvents } from './event-log.ts';
-import type { MapEvent, MapEventType, StoredEvent } from './map-event.ts';
 
 type EventOf<K extends MapEventType> = StoredEvent<K>;
 

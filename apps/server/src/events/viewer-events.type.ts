@@ -1,11 +1,11 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, ValidationError } from '../commands/domain-errors.ts';
+import { EVENT_CONTRACTS } from '../commands/event-contracts.ts';
+import type { MapEventType } from '../commands/map-event.ts';
 import { parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
-import { EVENT_CONTRACTS } from './event-contracts.ts';
 import { MapEventUnion } from './events.type.ts';
-import type { MapEventType } from './map-event.ts';
 import { decodeFeedCursor } from './viewer-cursor.ts';
 import { readViewerEvents, type ViewerEventPage } from './viewer-event-log.ts';
 import { type FeedItem, viewerEventStream } from './viewer-event-stream.ts';

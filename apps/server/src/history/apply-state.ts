@@ -1,12 +1,12 @@
 import type { Tx } from '@thinkingmap/db';
-import type { Emit } from '../commands/mutate-map.ts';
 import {
   type DependencySnapshot,
   type NodeSnapshot,
   toDependencySnapshot,
   toMapSnapshot,
   toNodeSnapshot,
-} from '../events/event-snapshots.ts';
+} from '../commands/event-snapshots.ts';
+import type { Emit } from '../commands/mutate-map.ts';
 import { removeNodeRows } from '../maps/tree-commands.ts';
 import { diffFields } from './map-changes.ts';
 import { type Entity, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';

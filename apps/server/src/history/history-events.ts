@@ -1,6 +1,6 @@
 import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
-import { toLoggedEvent } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import { toLoggedEvent } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 
 /** A stored event with who made it and which change it belongs to. */
 export type HistoryEvent = MapEvent & {

@@ -1,6 +1,6 @@
-import type { DependencySnapshot, MapSnapshot, NodeSnapshot } from '../events/event-snapshots.ts';
-import type { MapEvent } from '../events/map-event.ts';
-import type { NodeArchive } from '../events/node-archive.ts';
+import type { DependencySnapshot, MapSnapshot, NodeSnapshot } from '../commands/event-snapshots.ts';
+import type { MapEvent } from '../commands/map-event.ts';
+import type { NodeArchive } from '../commands/node-archive.ts';
 
 /** An entity of a map the history tracks. */
 export type Entity =

@@ -1,5 +1,5 @@
 import type { Tx } from '@thinkingmap/db';
-import type { ConversationArchive, NodeArchive } from '../events/node-archive.ts';
+import type { ConversationArchive, NodeArchive } from '../commands/node-archive.ts';
 import { parentsFirst } from './parents-first.ts';
 
 /** A node's two conversations, one of each kind. */

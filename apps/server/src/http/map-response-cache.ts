@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Database, MapVersion } from '@thinkingmap/db';
 import { LRUCache } from 'lru-cache';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 import { type MapReadRequest, MapReadRequests } from './map-read-request.ts';
 import { MapVersionReads } from './map-version-reads.ts';
 

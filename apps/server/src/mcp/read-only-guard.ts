@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { READ_ONLY_MESSAGE } from '../auth/access.ts';
+import { READ_ONLY_MESSAGE } from '../commands/access.ts';
 import type { McpContext } from './mcp-context.ts';
 import { toolError } from './tool-result.ts';
 

@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildApp } from '../app.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 import { env } from '../env.ts';
 import { startKnowledge } from '../runs/start-knowledge.ts';
 import { createThinkingMapMcpServer } from './create-mcp-server.ts';

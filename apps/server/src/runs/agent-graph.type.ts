@@ -8,10 +8,10 @@ import {
 } from '@thinkingmap/agent-core';
 import { StepContextSource } from '@thinkingmap/db/enums';
 import { NotFoundError } from '../commands/domain-errors.ts';
-import { type PathStep, type RunPath, runPath, type StepContextEntry, type StepReply } from '../history/run-path.ts';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { type PathStep, type RunPath, runPath, type StepContextEntry, type StepReply } from './run-path.ts';
 
 const GraphNodeKindEnum = builder.enumType(TopologyNodeKind, {
   name: 'GraphNodeKind',

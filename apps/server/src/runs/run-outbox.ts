@@ -1,7 +1,7 @@
 import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/context.ts';
 import { NotFoundError } from '../commands/domain-errors.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import type { PendingEvent } from '../events/map-event.ts';
 
 /**
  * How long a run's progress may wait for a command to ride along with before it is written on its own.

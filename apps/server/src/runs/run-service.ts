@@ -22,13 +22,12 @@ import {
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
+import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../commands/event-snapshots.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { assertCanChange, type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
 import { checkReviewSkills } from '../divergent/offered-skill.ts';
 import { steerDivergent } from '../divergent/steer-divergent.ts';
-import { toNodeSnapshot, toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
-import type { MapEvent } from '../events/map-event.ts';
-import { runPath } from '../history/run-path.ts';
 import { undoRunCreations } from '../history/undo-commands.ts';
 import { UndoRefusedError } from '../history/undo-refused-error.ts';
 import { NodeBusyError } from './agent-errors.ts';
@@ -39,6 +38,7 @@ import { recordDecision } from './decisions.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import { buildReply, type ReplyShortcut } from './reply-schemas.ts';
 import { driveMapOf, RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
+import { runPath } from './run-path.ts';
 import { openDependencies, waitingRunsToStart } from './waiting-runs.ts';
 
 const processNodeInput = z.object({

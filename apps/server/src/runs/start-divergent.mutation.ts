@@ -1,7 +1,7 @@
 import { ConflictError } from '../commands/domain-errors.ts';
-import { AgentRunRef } from '../runs/run.type.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { AgentRunRef } from './run.type.ts';
 
 const StartDivergentInput = builder.inputType('StartDivergentInput', {
   fields: (t) => ({

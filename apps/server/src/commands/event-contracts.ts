@@ -1,6 +1,5 @@
 import { AgentStepPhase, ContextAction } from '@thinkingmap/db/enums';
 import { z } from 'zod';
-import { suggestionSnapshot } from '../critic/suggestion-snapshot.ts';
 import { decisionSnapshot } from './decision-snapshot.ts';
 import { DIVERGENT_EVENT_PAYLOADS as DIVERGENT } from './divergent-event-contracts.ts';
 import {
@@ -21,6 +20,7 @@ import {
   toRunSnapshot,
 } from './event-snapshots.ts';
 import { nodeArchive } from './node-archive.ts';
+import { suggestionSnapshot } from './suggestion-snapshot.ts';
 
 /** An old payload (a JSON object) turned into the next version's shape; the current schema checks the result. */
 type Upgrade = (payload: Record<string, unknown>) => Record<string, unknown>;

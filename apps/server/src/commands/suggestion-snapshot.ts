@@ -1,6 +1,6 @@
 import { type CriticSuggestion, SuggestionKind, SuggestionStatus } from '@thinkingmap/db';
 import { z } from 'zod';
-import { isoDate } from '../events/event-snapshots.ts';
+import { isoDate } from './event-snapshots.ts';
 
 /** A critic suggestion as events carry it: every field its GraphQL type exposes, dates as ISO strings. */
 export const suggestionSnapshot = z.object({

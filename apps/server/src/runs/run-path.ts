@@ -8,10 +8,10 @@ import {
 } from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
 import { AgentStepPhase, isGateQuestion, QuestionKind, StepContextSource } from '@thinkingmap/db/enums';
-import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
-import { toMapEvent } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
-import { toCheckpointRow } from '../runs/prisma-checkpoint-store.ts';
+import type { DecisionSnapshot } from '../commands/decision-snapshot.ts';
+import { toMapEvent } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
+import { toCheckpointRow } from './prisma-checkpoint-store.ts';
 
 /**
  * How much of a step's state `runPath` carries: a path is read often while a run is watched, so each text is
