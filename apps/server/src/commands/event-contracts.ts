@@ -202,6 +202,8 @@ export class EventContractError extends Error {
   }
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
 function isEventType(type: string): boolean {
   return Object.hasOwn(EVENT_CONTRACTS, type);
 }
@@ -215,17 +217,18 @@ export function decodePayload<K extends MapEventType>(
   stored: unknown,
 ): MapEventPayloads[K] {
   if (!isEventType(event.type)) throw new EventContractError(event, 'unknown event type');
-  const { version, payload, upgrades } = EVENT_CONTRACTS[event.type] as EventContract;
+  const { version, payload, upgrades }: EventContract = EVENT_CONTRACTS[event.type];
   if (event.version > version) throw new EventContractError(event, `newer than this server's v${version}`);
   let value = stored;
   for (let at = event.version; at < version; at++) {
     const upgrade = upgrades[at];
     if (!upgrade) throw new EventContractError(event, `no upgrade from v${at}`);
-    if (typeof value !== 'object' || value === null) throw new EventContractError(event, 'payload is not an object');
+    if (!isRecord(value)) throw new EventContractError(event, 'payload is not an object');
     try {
-      value = upgrade(value as Record<string, unknown>);
+      value = upgrade(value);
     } catch (error) {
-      throw new EventContractError(event, `upgrade from v${at} failed: ${(error as Error).message}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new EventContractError(event, `upgrade from v${at} failed: ${reason}`);
     }
   }
   const parsed = payload.safeParse(value);

@@ -20,15 +20,14 @@ export type HistoryEvent = MapEvent & {
 export async function readHistoryEvents(db: ReadDb | Tx, mapId: string): Promise<HistoryEvent[]> {
   const rows = await db.event.findMany({ where: { mapId }, orderBy: { seq: 'asc' } });
   return rows.map(
-    (row) =>
-      ({
-        ...toLoggedEvent(row),
-        actorId: row.actorId,
-        runId: row.runId,
-        step: row.step,
-        changeSeq: row.changeSeq ?? row.seq,
-        changeKind: row.changeKind ?? 'EDIT',
-        revertsSeq: row.revertsSeq,
-      }) as HistoryEvent,
+    (row): HistoryEvent => ({
+      ...toLoggedEvent(row),
+      actorId: row.actorId,
+      runId: row.runId,
+      step: row.step,
+      changeSeq: row.changeSeq ?? row.seq,
+      changeKind: row.changeKind ?? 'EDIT',
+      revertsSeq: row.revertsSeq,
+    }),
   );
 }

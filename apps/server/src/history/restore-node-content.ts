@@ -80,9 +80,9 @@ async function restoreRunLinks(
     await tx.decision.createMany({
       data: kept.map(({ overridden, choice, createdAt, ...decision }) => ({
         ...decision,
-        choice: choice as never,
+        choice,
         // A JSON column takes no plain null: a decision nobody overrode leaves it unset.
-        ...(overridden === null ? {} : { overridden: overridden as never }),
+        ...(overridden === null ? {} : { overridden }),
         createdAt: date(createdAt),
       })),
     });
