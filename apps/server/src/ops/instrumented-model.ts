@@ -1,4 +1,5 @@
 import type { ChatRequest, ChatResult, ModelPort, StructuredRequest, StructuredResult } from '@thinkingmap/agent-core';
+import { propertyOf } from '../commands/input.ts';
 import type { ServerMetrics } from './metrics.ts';
 
 /**
@@ -42,7 +43,7 @@ export class InstrumentedModel implements ModelPort {
       return result;
     } catch (error) {
       m.modelCalls.inc({ agent, outcome: 'error' });
-      const code = (error as { code?: unknown }).code;
+      const code = propertyOf(error, 'code');
       m.modelErrors.inc({ agent, code: typeof code === 'string' ? code : 'UNEXPECTED' });
       throw error;
     } finally {
