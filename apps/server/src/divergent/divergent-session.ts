@@ -1,4 +1,4 @@
-import type { DivergentSteering } from '@thinkingmap/agent-core';
+import type { DivergentSkillName, DivergentSteering } from '@thinkingmap/agent-core';
 import { DivergentTaskStatus } from '@thinkingmap/db/enums';
 import type { MapEvent, StoredEvent } from '../commands/map-event.ts';
 
@@ -36,7 +36,7 @@ export interface AddedTask {
   id: string;
   name: string;
   query: string;
-  skill: string;
+  skill: DivergentSkillName;
   priority: number;
   level: number | null;
   createdAt: string;
@@ -101,7 +101,7 @@ export function foldSteering(runId: string, events: readonly MapEvent[]): Diverg
       id,
       name,
       query,
-      skill: skill as DivergentSteering['tasks'][number]['skill'],
+      skill,
       priority,
     })),
   };

@@ -59,7 +59,7 @@ export class RunSteering implements DivergentSteeringPort {
         where: { mapId: this.run.mapId, seq: { gt: this.#seq, lte: upTo }, type: 'DivergentSteered' },
         orderBy: { seq: 'asc' },
       });
-      this.#events.push(...(rows.map(toMapEvent) as MapEvent[]));
+      this.#events.push(...rows.map(toMapEvent));
       this.#seq = upTo;
     }
     return foldSteering(this.run.id, this.#events);

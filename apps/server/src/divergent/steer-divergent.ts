@@ -66,12 +66,12 @@ export async function steerDivergent(ctx: CommandContext, raw: unknown, effects:
       where: { mapId: run.mapId, type: { startsWith: 'Divergent' } },
       orderBy: { seq: 'asc' },
     });
-    const session = foldDivergentSession(run.id, rows.map(toMapEvent) as MapEvent[]);
+    const session = foldDivergentSession(run.id, rows.map(toMapEvent));
     if (session.stopRequested) throw new ConflictError('the divergent session is already stopping');
     const base = {
       runId: run.id,
       steeringId: crypto.randomUUID(),
-      action: input.action as DivergentSteeringAction,
+      action: input.action,
       taskKey: null,
       task: null,
       threshold: null,

@@ -30,7 +30,7 @@ const CORE = new Set(['commands', 'schema']);
  */
 const PUBLIC_ENTRIES: Record<string, string[]> = {
   auth: ['viewer.ts'],
-  consultations: ['consultation-access.ts', 'note-download.ts'],
+  consultations: ['consultation-access.ts', 'consultation-columns.ts', 'note-download.ts'],
   critic: ['suggestion-commands.ts'],
   divergent: [
     'divergent-commands.ts',
