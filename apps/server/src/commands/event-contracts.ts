@@ -204,7 +204,8 @@ export class EventContractError extends Error {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-function isEventType(type: string): boolean {
+/** Whether `type` names an event type this server knows. */
+export function isEventType(type: string): type is MapEventType {
   return Object.hasOwn(EVENT_CONTRACTS, type);
 }
 

@@ -2,11 +2,9 @@ import { DIVERGENT_LIMITS, DIVERGENT_SKILL_NAMES, type DivergentSkills } from '@
 import { AgentGraph, type AgentRun, isDivergentTaskEnded, isRunOpen, QuestionKind } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
-import type { DivergentSteeringAction } from '../commands/divergent-event-contracts.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { toMapEvent } from '../commands/event-log.ts';
 import { id, parseInput } from '../commands/input.ts';
-import type { MapEvent } from '../commands/map-event.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
 import { foldDivergentSession } from './divergent-session.ts';
 import { unofferedSkill } from './offered-skill.ts';

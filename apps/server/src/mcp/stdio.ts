@@ -27,7 +27,7 @@ const app = await buildApp({
   localTokenFile: null,
   knowledge: knowledge?.port,
   log,
-  logError: (error) => log(`unexpected error: ${(error as Error)?.stack ?? error}`),
+  logError: (error) => log(`unexpected error: ${error instanceof Error ? error.stack : String(error)}`),
 });
 const access: Access | null = await app.resolveAccess(token ?? null).catch(() => null);
 if (!access) {
