@@ -11,14 +11,8 @@ import {
   nodeSnapshot,
   questionSnapshot,
   runSnapshot,
-  toContextItemSnapshot,
-  toDependencySnapshot,
-  toMapSnapshot,
-  toMessageSnapshot,
-  toNodeSnapshot,
-  toQuestionSnapshot,
-  toRunSnapshot,
 } from './event-snapshots.ts';
+import { propertyOf } from './input.ts';
 import { nodeArchive } from './node-archive.ts';
 import { suggestionSnapshot } from './suggestion-snapshot.ts';
 
@@ -37,11 +31,15 @@ function contract<S extends z.ZodType>(version: number, payload: S, upgrades: Re
   return { version, payload, upgrades } satisfies EventContract<S>;
 }
 
-// Version 1 of the row-carrying events stored whole database rows; the explicit mappings pick the
-// contract's fields out of them (a nullable field the row did not have yet becomes null).
+// Version 1 of the row-carrying events stored whole database rows (dates already ISO strings): the snapshot's
+// fields are picked out of them (a field the row did not have yet becomes null), then parsed as the contract.
 const wholeRow =
-  (field: string, toSnapshot: (row: never) => unknown): Upgrade =>
-  (payload) => ({ ...payload, [field]: toSnapshot(payload[field] as never) });
+  (field: string, snapshot: z.ZodObject): Upgrade =>
+  (payload) => {
+    const row = payload[field];
+    const picked = Object.keys(snapshot.shape).map((key) => [key, propertyOf(row, key) ?? null]);
+    return { ...payload, [field]: Object.fromEntries(picked) };
+  };
 
 const nodePayload = z.object({ node: nodeSnapshot });
 const runPayload = z.object({ run: runSnapshot });
@@ -58,15 +56,15 @@ const withoutStaleness: Upgrade = (payload) => ({
     staleSince: null,
   },
 });
-const fromNodeRow = { 1: wholeRow('node', toNodeSnapshot), 2: withoutStaleness };
+const fromNodeRow = { 1: wholeRow('node', nodeSnapshot), 2: withoutStaleness };
 // Version 2 run snapshots came before runs could be forked: theirs was not.
 const withoutFork: Upgrade = (payload) => ({
   ...payload,
   run: { ...(payload.run as object), forkedFromRunId: null, forkedFromStep: null },
 });
-const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork };
-const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
-const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
+const fromRunRow = { 1: wholeRow('run', runSnapshot), 2: withoutFork };
+const fromQuestionRow = { 1: wholeRow('question', questionSnapshot) };
+const fromDependencyRow = { 1: wholeRow('dependency', dependencySnapshot) };
 // Version 1 steps came before parallel branches were told apart: theirs was none.
 const withoutBranch: Upgrade = (payload) => ({ ...payload, branch: null });
 // Version 1 deletions kept nothing of what they removed: a node they deleted comes back with empty conversations.
@@ -80,7 +78,7 @@ const archivedNothing: Upgrade = (payload) => ({ ...payload, archive: [] });
 export const EVENT_CONTRACTS = {
   MapCreated: contract(1, z.object({ map: mapSnapshot })),
   MapUpdated: contract(2, z.object({ map: mapSnapshot, fields: z.array(z.string()) }), {
-    1: wholeRow('map', toMapSnapshot),
+    1: wholeRow('map', mapSnapshot),
   }),
   MapDeleted: contract(1, z.object({ mapId: z.string() })),
   NodeCreated: contract(3, nodePayload, fromNodeRow),
@@ -107,10 +105,10 @@ export const EVENT_CONTRACTS = {
   ContextUpdated: contract(
     2,
     z.object({ nodeId: z.string(), action: z.enum(ContextAction), item: contextItemSnapshot }),
-    { 1: wholeRow('item', toContextItemSnapshot) },
+    { 1: wholeRow('item', contextItemSnapshot) },
   ),
   MessagePosted: contract(2, z.object({ nodeId: z.string(), message: messageSnapshot }), {
-    1: wholeRow('message', toMessageSnapshot),
+    1: wholeRow('message', messageSnapshot),
   }),
   ConversationCleared: contract(
     1,
