@@ -310,7 +310,8 @@ export async function writeConsultationNote(
 ): Promise<{ path: string }> {
   return onConsultation(ctx, consultationId, async (_tx, emit, row) => {
     // onConsultation found the consultation on its map: its mapId is set.
-    const path = await write(row.mapId as string);
+    if (row.mapId === null) throw new NotFoundError('Consultation', consultationId);
+    const path = await write(row.mapId);
     emit(changed(consultationId, 'NOTE_WRITTEN', null, path));
     return { path };
   });

@@ -4,7 +4,7 @@ import { ValidationError } from '../commands/domain-errors.ts';
 import { propertyOf } from '../commands/input.ts';
 
 const isSkillName = (skill: string): skill is DivergentSkillName =>
-  (DIVERGENT_SKILL_NAMES as readonly string[]).includes(skill);
+  DIVERGENT_SKILL_NAMES.some((known) => known === skill);
 
 /**
  * Why this server does not offer `skill` to a divergent task (not a skill, or not configured: web search

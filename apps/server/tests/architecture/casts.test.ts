@@ -15,7 +15,7 @@ const SKIPPED_DIRS = new Set(['node_modules', 'generated', 'dist', 'build', '.sv
  * The most type assertions (`x as T`, `<T>x`; `as const` aside) non-test code may hold. Lower it when a change
  * removes some; the aim is fewer than 60 in the whole repository.
  */
-const MAX_CASTS = 133;
+const MAX_CASTS = 126;
 
 /** TODO(lead): app.ts is being split on branch http; remove this when it is merged. */
 const NEVER_WHILE_SPLIT = 'apps/server/src/app.ts:';
