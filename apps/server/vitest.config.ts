@@ -17,9 +17,8 @@ export default defineConfig({
     // PostgreSQL database, servers and private Redis servers on ports the system picks, its own event-bus channel
     // on the shared Redis (tests/helpers/redis-channel.ts), notes in folders of its own maps.
     maxWorkers: 2,
-    // The files of a worker share its modules instead of importing the whole server again each (import time over
-    // the 90 files 239 s → 21 s; the suite 450–525 s → 205 s on 2 cores). Nothing here keeps state in a module
-    // between files: no file mocks a module or stubs globals, and every app has its own registry, bus and database.
+    // The files of a worker share its modules instead of importing the whole server again each (most of the suite's
+    // time went to imports; see docs/performance.md). Nothing here keeps state in a module between files: no file mocks a module or stubs globals, and every app has its own registry, bus and database.
     isolate: false,
   },
 });

@@ -122,12 +122,13 @@ export function profileDatabase(
       },
     ]),
   ) as unknown as Database['mapLog'];
-  // The checkpoint log's statements likewise (one per row stored, two for the threads dropped); its reads are reads.
+  // The checkpoint log's statements likewise (one per kind of write for all its rows, two for the threads dropped);
+  // its reads are reads.
   const checkpointWrite =
     (name: 'putCheckpoints' | 'putWrites' | 'deleteThreads') => (tx: Tx, rows: readonly never[]) => {
       if (current && rows.length) {
         current.touched.add('checkpoint');
-        current.statements += name === 'deleteThreads' ? 2 : rows.length;
+        current.statements += name === 'putCheckpoints' ? 1 : 2;
       }
       return db.checkpointLog[name](tx, rows);
     };
@@ -161,9 +162,6 @@ export function profileDatabase(
       },
     ]),
   ) as unknown as Database['runLog'];
-  const conversationLog: Database['conversationLog'] = {
-    latestMessages: checkpointRead('conversationLog.latestMessages', db.conversationLog.latestMessages),
-  };
   const agentReads = Object.fromEntries(
     Object.entries(db.agentReads).map(([name, fn]) => [
       name,
@@ -179,7 +177,6 @@ export function profileDatabase(
       mapLog,
       checkpointLog,
       runLog,
-      conversationLog,
       agentReads,
       close: () => db.close(),
     },

@@ -1,11 +1,11 @@
 import { agentGraphTopologies } from '@thinkingmap/agent-core';
 import { AGENT_GRAPHS, graphql } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const [provider] = await testProviders();
+const [provider] = logicProviders;
 
 describe('agentGraphs', () => {
   let server: TestServer;

@@ -15,13 +15,13 @@ import {
   UPDATE_NODE,
   type VariablesOf,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshot } from './helpers/db-snapshot.ts';
 import { addDependency, buildThreeLevelMap, createMap, createNode } from './helpers/map-builder.ts';
 import { attempt, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 const UNKNOWN_ID = 'c000000000000000000000000';
 
 describe.each(providers)('bad input on %s', (provider) => {

@@ -14,7 +14,7 @@ import {
   UPDATE_MAP,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForRun } from './helpers/agent-driver.ts';
@@ -22,7 +22,7 @@ import { createMap, createNode } from './helpers/map-builder.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** The critic's findings, by the language of its prompt; nodes are named by the keys the prompt gave them. */
 function review(prompt: string) {

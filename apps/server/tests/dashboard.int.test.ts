@@ -1,11 +1,11 @@
 import { CREATE_MAP, CREATE_NODE, DASHBOARD, graphql, PROCESS_NODE, RUNS, UPDATE_MAP } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 type Client = ReturnType<TestServer['connect']>['client'];
 

@@ -1,11 +1,11 @@
 import { EVENTS, POST_MESSAGE, SET_CONCLUSION, UPDATE_NODE } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectOverSse, collectOverWebSocket } from './helpers/event-collector.ts';
 import { addDependency, createMap, createNode } from './helpers/map-builder.ts';
 import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** Makes a sequence of changes that produces a known list of event types. */
 async function makeChanges(client: ReturnType<TestServer['connect']>['client'], mapId: string) {

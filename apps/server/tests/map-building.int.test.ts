@@ -16,12 +16,12 @@ import {
   UPDATE_MAP,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDependency, buildThreeLevelMap, createMap, createNode } from './helpers/map-builder.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 describe.each(providers)('building a thinking map on %s', (provider) => {
   let server: TestServer;

@@ -18,7 +18,7 @@ import {
   UNDO_LAST_CHANGE,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MapEvent } from '../src/commands/map-event.ts';
@@ -28,7 +28,7 @@ import { DECOMPOSE_IN_TWO_STAGES } from './helpers/scripted-answers.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 const PASSAGE = 'Shops near the station rent for 80 per square metre.';
 

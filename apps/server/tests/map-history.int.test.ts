@@ -15,7 +15,7 @@ import {
   UPDATE_MAP,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
@@ -23,7 +23,7 @@ import { DECOMPOSE_IN_TWO_STAGES } from './helpers/scripted-answers.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** A map with a root, no run started by itself. */
 async function mapWithRoot(client: Client, question = 'Open a bakery?') {

@@ -1,10 +1,10 @@
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { gql } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMap, createNode } from './helpers/map-builder.ts';
 import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 const CREATE_CHILD_WITH_RELATIONS = gql`
   mutation CreateChildWithRelations($input: CreateNodeInput!) {

@@ -8,7 +8,7 @@ import {
   type ThinkingMapClient,
 } from '@thinkingmap/client';
 import type { Database } from '@thinkingmap/db';
-import { createTestDatabase, type TestDatabase, testProviders } from '@thinkingmap/db/testing';
+import { createTestDatabase, logicProviders, type TestDatabase } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type App, buildApp } from '../src/app.ts';
@@ -17,7 +17,7 @@ import { createMap, createNode } from './helpers/map-builder.ts';
 import { fileRedisChannel } from './helpers/redis-channel.ts';
 import { call } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A map read written as a client of its own would: a literal id, an alias, a named fragment. */

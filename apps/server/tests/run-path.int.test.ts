@@ -9,13 +9,13 @@ import {
   RUN_PATH,
   UPDATE_MAP,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const [provider] = await testProviders();
+const [provider] = logicProviders;
 
 describe('runPath', () => {
   let server: TestServer;

@@ -12,14 +12,14 @@ import {
   SET_CONCLUSION,
   UPDATE_MAP,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion } from './helpers/agent-driver.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /**
  * A café map: root → market, site (site depends on market) → street under site; every node concluded by

@@ -1,12 +1,12 @@
 import { MAP_EVENTS, VIEWER } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMap, createNode } from './helpers/map-builder.ts';
 import { openSubscriber, type SubscriptionRequest, TRANSPORTS } from './helpers/subscription-transports.ts';
 import { raw, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** How a client author may write "the events of map `mapId` after seq `after`", and where the event lands. */
 interface Form {

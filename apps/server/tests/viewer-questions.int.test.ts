@@ -1,11 +1,11 @@
 import { CREATE_MAP, CREATE_NODE, INBOX, PROCESS_NODE, REPLY_TO_AGENT } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion } from './helpers/agent-driver.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 describe.each(providers)('the viewer’s inbox of pending questions on %s', (provider) => {
   let server: TestServer;

@@ -61,7 +61,9 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     `\nSoak: ${options.minutes} min, ${PEOPLE.length} people at ${options.rate} operations/s in all, 3 dashboards ` +
       `(held over graphql-ws and SSE, one coming and going every ${COMING_AND_GOING_S} s); warm-up ${warmup} min`,
   );
-  console.log('  min   ops/s  errors  RSS MB  heap MB  ext MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated');
+  console.log(
+    '  min   ops/s  errors  RSS MB  heap MB  ext MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated',
+  );
 
   let running = true;
   const pace = new Pace(options.rate);

@@ -14,12 +14,14 @@ const variantsDir = join(outDir, 'schemas');
 mkdirSync(variantsDir, { recursive: true });
 
 /** Writes a variant of the schema whose generator outputs are absolute and whose provider is `provider`. */
-function variant(provider, withPothos) {
+function variant(provider, withTypes) {
   let text = source
     .replace('provider = "sqlite"', `provider = "${provider}"`)
     .replace('"../packages/db/generated/sqlite"', JSON.stringify(join(outDir, provider)))
-    .replace('"../packages/db/generated/pothos-types.ts"', JSON.stringify(join(outDir, 'pothos-types.ts')));
-  if (!withPothos) text = text.replace(/generator pothos \{[^}]*\}\n/, '');
+    .replace('"../packages/db/generated/pothos-types.ts"', JSON.stringify(join(outDir, 'pothos-types.ts')))
+    .replace('"../packages/db/generated"', JSON.stringify(outDir));
+  // The Pothos and Kysely types are generated once, from the SQLite variant: both databases share them.
+  if (!withTypes) text = text.replace(/generator (pothos|kysely) \{[^}]*\}\n/g, '');
   const file = join(variantsDir, `${provider}.prisma`);
   writeFileSync(file, text);
   return file;
@@ -32,11 +34,11 @@ const env = {
   PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
   PRISMA_HIDE_UPDATE_MESSAGE: '1',
 };
-for (const [provider, withPothos] of [
+for (const [provider, withTypes] of [
   ['sqlite', true],
   ['postgresql', false],
 ]) {
-  const schema = variant(provider, withPothos);
+  const schema = variant(provider, withTypes);
   const bin = join(pkgDir, 'node_modules/.bin', process.platform === 'win32' ? 'prisma.cmd' : 'prisma');
   const result = spawnSync(bin, ['generate', '--schema', schema], {
     cwd: pkgDir,

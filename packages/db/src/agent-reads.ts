@@ -1,14 +1,15 @@
-import type Sqlite from 'better-sqlite3';
 import type {
   AgentQuestion,
   AgentRun,
   ContextItem,
   Dependency,
   Map as MapRow,
+  Message,
   Node,
 } from '../generated/sqlite/client.ts';
-import type { Db } from './database.ts';
-import { sqliteRows } from './sqlite-rows.ts';
+import type { ConversationKind, MessageRole } from '../generated/sqlite/enums.ts';
+import type { ReadDb } from './database.ts';
+import { type MapVersion, readMapVersion } from './map-version.ts';
 
 /** A node with everything an agent collects around it, as Prisma's `include` gives it. */
 export type NodeNeighbourhoodRow = Node & {
@@ -27,31 +28,70 @@ export interface NodeNeighbourhoodRead {
   childDependencies: Pick<Dependency, 'nodeId' | 'dependsOnId'>[];
 }
 
+/** A node another depends on, as readiness is judged (see `@thinkingmap/map-graph`'s `readiness`). */
+export type DependedOnNode = Pick<Node, 'id' | 'question' | 'status' | 'position'>;
+
 /**
- * What agent runs read of the committed database outside any write, on every processed node: a node's map, a node's
- * neighbourhood (collecting its context), a question being answered, the runs waiting for dependencies. On a SQLite
- * file they are statements prepared once on the read-only connection (as the conversation log's); elsewhere Prisma
- * calls. Both give the same rows (a test compares them).
+ * Everything agent runs read of the committed database, outside any write: a node's map, a node's neighbourhood
+ * (collecting its context), its conversation, a question being answered, the runs waiting for dependencies. The one
+ * interface agents read through; their writes go through the commands.
  */
 export interface AgentReads {
+  /** A map; null when there is none. */
+  map(mapId: string): Promise<MapRow | null>;
+  /** A map's {@link MapVersion} (its `lastSeq` moves with every change); null when there is no such map. */
+  mapVersion(mapId: string): Promise<MapVersion | null>;
+  /** Every node of a map, in no particular order. */
+  nodesOf(mapId: string): Promise<Node[]>;
+  /** Every dependency of a map, as its two ends. */
+  dependencyEdgesOf(mapId: string): Promise<Pick<Dependency, 'nodeId' | 'dependsOnId'>[]>;
   /** The map of a node; null when there is no such node. */
   nodeMapId(nodeId: string): Promise<string | null>;
+  /** A node's parent id and version; null when there is no such node. */
+  nodeLink(nodeId: string): Promise<Pick<Node, 'parentId' | 'version'> | null>;
   /** A node with its map, parent, dependencies, children and context items; null when there is no such node. */
   neighbourhood(nodeId: string): Promise<NodeNeighbourhoodRead | null>;
+  /** The nodes a node depends on, in their order among their siblings. */
+  dependenciesOf(nodeId: string): Promise<DependedOnNode[]>;
+  /** The latest `limit` messages of a node's conversation of `kind` not deleted, latest first (by time, then id). */
+  latestMessages(nodeId: string, kind: ConversationKind, limit: number): Promise<Message[]>;
+  /** How many messages of each role a node's conversation of `kind` holds, not deleted. */
+  messageCounts(nodeId: string, kind: ConversationKind): Promise<[MessageRole, number][]>;
+  /** When the first message of a node's conversation of `kind` not deleted was posted; null when there is none. */
+  firstMessageAt(nodeId: string, kind: ConversationKind): Promise<Date | null>;
   /** A question; null when there is none. */
   question(questionId: string): Promise<AgentQuestion | null>;
   /** The runs waiting for their node's dependencies, on one map or on all, oldest first. */
   waitingRuns(mapId?: string): Promise<AgentRun[]>;
 }
 
-/** The agent reads through Prisma (PostgreSQL, in-memory SQLite). */
-export function prismaAgentReads(prisma: Db): AgentReads {
+/** The nodes a node depends on, in their order among their siblings (any client: a transaction or the read client). */
+export async function dependenciesOf(read: Pick<ReadDb, 'dependency'>, nodeId: string): Promise<DependedOnNode[]> {
+  const dependencies = await read.dependency.findMany({
+    where: { nodeId },
+    select: { dependsOn: { select: { id: true, question: true, status: true, position: true } } },
+  });
+  return dependencies.map((d) => d.dependsOn).sort((a, b) => a.position - b.position);
+}
+
+/** The agent reads over `read`, the client that sees only committed writes. */
+export function createAgentReads(read: ReadDb): AgentReads {
+  const inConversation = (nodeId: string, kind: ConversationKind) => ({
+    conversation: { nodeId, kind },
+    deletedAt: null,
+  });
   return {
+    map: (mapId) => read.map.findUnique({ where: { id: mapId } }),
+    mapVersion: (mapId) => readMapVersion(read, mapId),
+    nodesOf: (mapId) => read.node.findMany({ where: { mapId } }),
+    dependencyEdgesOf: (mapId) =>
+      read.dependency.findMany({ where: { mapId }, select: { nodeId: true, dependsOnId: true } }),
     async nodeMapId(nodeId) {
-      return (await prisma.node.findUnique({ where: { id: nodeId }, select: { mapId: true } }))?.mapId ?? null;
+      return (await read.node.findUnique({ where: { id: nodeId }, select: { mapId: true } }))?.mapId ?? null;
     },
+    nodeLink: (nodeId) => read.node.findUnique({ where: { id: nodeId }, select: { parentId: true, version: true } }),
     async neighbourhood(nodeId) {
-      const node = await prisma.node.findUnique({
+      const node = await read.node.findUnique({
         where: { id: nodeId },
         include: {
           map: true,
@@ -64,94 +104,41 @@ export function prismaAgentReads(prisma: Db): AgentReads {
       if (!node) return null;
       const childIds = node.children.map((c) => c.id);
       const childDependencies = childIds.length
-        ? await prisma.dependency.findMany({
+        ? await read.dependency.findMany({
             where: { nodeId: { in: childIds }, dependsOnId: { in: childIds } },
             select: { nodeId: true, dependsOnId: true },
           })
         : [];
       return { node, childDependencies };
     },
-    question: (questionId) => prisma.agentQuestion.findUnique({ where: { id: questionId } }),
+    dependenciesOf: (nodeId) => dependenciesOf(read, nodeId),
+    latestMessages: (nodeId, kind, limit) =>
+      read.message.findMany({
+        where: inConversation(nodeId, kind),
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit,
+      }),
+    async messageCounts(nodeId, kind) {
+      const groups = await read.message.groupBy({
+        by: ['role'],
+        where: inConversation(nodeId, kind),
+        _count: { _all: true },
+      });
+      return groups.map((g) => [g.role, g._count._all]);
+    },
+    async firstMessageAt(nodeId, kind) {
+      const first = await read.message.findFirst({
+        where: inConversation(nodeId, kind),
+        orderBy: { createdAt: 'asc' },
+        select: { createdAt: true },
+      });
+      return first?.createdAt ?? null;
+    },
+    question: (questionId) => read.agentQuestion.findUnique({ where: { id: questionId } }),
     waitingRuns: (mapId) =>
-      prisma.agentRun.findMany({
+      read.agentRun.findMany({
         where: { status: 'WAITING_FOR_DEPENDENCIES', ...(mapId ? { mapId } : {}) },
         orderBy: { createdAt: 'asc' },
       }),
-  };
-}
-
-/** The agent reads on `reader`, a read-only connection to the SQLite file; through `fallback` without one. */
-export function sqliteAgentReads(reader: Sqlite.Database | undefined, fallback: AgentReads): AgentReads {
-  if (!reader) return fallback;
-  const rows = sqliteRows(reader);
-  const [asNode, asMap, asDependency, asContextItem, asQuestion, asRun] = [
-    rows<Node>('Node'),
-    rows<MapRow>('Map'),
-    rows<Dependency>('Dependency'),
-    rows<ContextItem>('ContextItem'),
-    rows<AgentQuestion>('AgentQuestion'),
-    rows<AgentRun>('AgentRun'),
-  ];
-  const byId = (table: string) => reader.prepare<[string]>(`SELECT * FROM "${table}" WHERE "id" = ?`);
-  // Times are ISO text in one format (Prisma's): text order is time order, as Prisma orders them on SQLite.
-  const s = {
-    nodeMapId: reader.prepare<[string], string>('SELECT "mapId" FROM "Node" WHERE "id" = ?').pluck(),
-    node: byId('Node'),
-    map: byId('Map'),
-    question: byId('AgentQuestion'),
-    dependencies: reader.prepare<[string]>('SELECT * FROM "Dependency" WHERE "nodeId" = ? ORDER BY "id"'),
-    children: reader.prepare<[string]>(
-      'SELECT * FROM "Node" WHERE "parentId" = ? ORDER BY "position" ASC, "createdAt" ASC',
-    ),
-    contextItems: reader.prepare<[string]>('SELECT * FROM "ContextItem" WHERE "nodeId" = ? ORDER BY "createdAt" ASC'),
-    childDependencies: reader.prepare<[string, string], Pick<Dependency, 'nodeId' | 'dependsOnId'>>(
-      'SELECT d."nodeId", d."dependsOnId" FROM "Dependency" d JOIN "Node" a ON a."id" = d."nodeId" ' +
-        'JOIN "Node" b ON b."id" = d."dependsOnId" WHERE a."parentId" = ? AND b."parentId" = ?',
-    ),
-    waitingOn: reader.prepare<[string]>(
-      `SELECT * FROM "AgentRun" WHERE "status" = 'WAITING_FOR_DEPENDENCIES' AND "mapId" = ? ORDER BY "createdAt" ASC`,
-    ),
-    waiting: reader.prepare(
-      `SELECT * FROM "AgentRun" WHERE "status" = 'WAITING_FOR_DEPENDENCIES' ORDER BY "createdAt" ASC`,
-    ),
-  };
-  const nodeById = (id: string) => {
-    const row = s.node.get(id);
-    return row === undefined ? null : asNode(row);
-  };
-  // One read transaction: every statement sees the same commit.
-  const neighbourhood = reader.transaction((nodeId: string): NodeNeighbourhoodRead | null => {
-    const node = nodeById(nodeId);
-    if (!node) return null;
-    const children = s.children.all(nodeId).map(asNode);
-    return {
-      node: {
-        ...node,
-        map: asMap(s.map.get(node.mapId)),
-        parent: node.parentId ? nodeById(node.parentId) : null,
-        dependencies: s.dependencies.all(nodeId).map((row) => {
-          const dependency = asDependency(row);
-          return { ...dependency, dependsOn: nodeById(dependency.dependsOnId)! };
-        }),
-        children,
-        contextItems: s.contextItems.all(nodeId).map(asContextItem),
-      },
-      childDependencies: children.length ? s.childDependencies.all(nodeId, nodeId) : [],
-    };
-  });
-  return {
-    async nodeMapId(nodeId) {
-      return s.nodeMapId.get(nodeId) ?? null;
-    },
-    async neighbourhood(nodeId) {
-      return neighbourhood(nodeId);
-    },
-    async question(questionId) {
-      const row = s.question.get(questionId);
-      return row === undefined ? null : asQuestion(row);
-    },
-    async waitingRuns(mapId) {
-      return (mapId ? s.waitingOn.all(mapId) : s.waiting.all()).map(asRun);
-    },
   };
 }

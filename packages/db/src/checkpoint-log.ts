@@ -1,15 +1,14 @@
-import type Sqlite from 'better-sqlite3';
 import type { Checkpoint, CheckpointWrite } from '../generated/sqlite/client.ts';
-import type { Tx } from './database.ts';
-import { preparedInTransaction, sqliteTime } from './prepared-statements.ts';
+import type { ReadDb, Tx } from './database.ts';
+import { execute, type Statements } from './kysely.ts';
 
 /** A checkpoint row as stored (its `createdAt` is set when it is first stored). */
 export type CheckpointData = Omit<Checkpoint, 'createdAt'>;
 
 /**
- * The rows of agent runs' LangGraph checkpoints, written inside the caller's write transaction: every run's
- * settle stores or drops them. On SQLite the statements are prepared once and run on the write transaction's
- * connection (as the map log's are); on PostgreSQL they are Prisma calls.
+ * The rows of agent runs' LangGraph checkpoints, written inside the caller's write transaction: every run's settle
+ * stores or drops them. A settle stores many rows at once, so each kind of write is one statement for all its rows
+ * (Kysely, compiled for the database's dialect and run on Prisma's transaction); reads are Prisma calls.
  */
 export interface CheckpointLog {
   /** Stores checkpoints, replacing those with the same key. */
@@ -58,19 +57,19 @@ const WRITE_COLUMNS = [
 const selected = <K extends string>(columns: readonly K[]) =>
   Object.fromEntries(columns.map((c) => [c, true])) as Record<K, true>;
 
-const writeKey = (row: CheckpointWrite) => ({
-  threadId: row.threadId,
-  namespace: row.namespace,
-  checkpointId: row.checkpointId,
-  taskId: row.taskId,
-  idx: row.idx,
-});
+/** Rows per statement: well under both databases' limits on bound parameters (SQLite's is 32,766). */
+const ROWS_PER_STATEMENT = 500;
 
-/**
- * The checkpoint log through Prisma (PostgreSQL, and SQLite before its connection is known); `read` is the client
- * its reads go through.
- */
-export function prismaCheckpointLog(read: Pick<Tx, 'checkpoint' | 'checkpointWrite'>): CheckpointLog {
+/** `rows` in slices of {@link ROWS_PER_STATEMENT}. */
+function* slices<T>(rows: readonly T[]): Generator<readonly T[]> {
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) yield rows.slice(at, at + ROWS_PER_STATEMENT);
+}
+
+/** The checkpoint log: reads on `read` (the client that sees only commits), writes built with `statements`. */
+export function createCheckpointLog(
+  read: Pick<ReadDb, 'checkpoint' | 'checkpointWrite'>,
+  statements: Statements,
+): CheckpointLog {
   return {
     latest: (threadId, namespace, checkpointId) =>
       read.checkpoint.findFirst({
@@ -84,24 +83,44 @@ export function prismaCheckpointLog(read: Pick<Tx, 'checkpoint' | 'checkpointWri
         select: selected(WRITE_COLUMNS),
       }),
     async putCheckpoints(tx, rows) {
-      for (const { threadId, namespace, checkpointId, ...data } of rows) {
-        const key = { threadId, namespace, checkpointId };
-        await tx.checkpoint.upsert({
-          where: { threadId_namespace_checkpointId: key },
-          create: { ...key, ...data },
-          update: data,
-        });
+      const createdAt = new Date();
+      for (const slice of slices(rows)) {
+        await execute(
+          tx,
+          statements
+            .insertInto('Checkpoint')
+            .values(slice.map((row) => ({ ...row, createdAt })))
+            .onConflict((conflict) =>
+              conflict.columns(['threadId', 'namespace', 'checkpointId']).doUpdateSet((eb) => ({
+                parentCheckpointId: eb.ref('excluded.parentCheckpointId'),
+                checkpointType: eb.ref('excluded.checkpointType'),
+                checkpointData: eb.ref('excluded.checkpointData'),
+                metadataType: eb.ref('excluded.metadataType'),
+                metadataData: eb.ref('excluded.metadataData'),
+              })),
+            ),
+        );
       }
     },
     async putWrites(tx, rows) {
-      for (const row of rows) {
-        const where = { threadId_namespace_checkpointId_taskId_idx: writeKey(row) };
-        if (row.idx >= 0) {
-          if (!(await tx.checkpointWrite.findUnique({ where, select: { idx: true } })))
-            await tx.checkpointWrite.create({ data: row });
-        } else {
-          const { taskPath, channel, valueType, valueData } = row;
-          await tx.checkpointWrite.upsert({ where, create: row, update: { taskPath, channel, valueType, valueData } });
+      // A write of a task (idx >= 0) is kept when stored; a special one (idx < 0) replaces the stored one.
+      const key = ['threadId', 'namespace', 'checkpointId', 'taskId', 'idx'] as const;
+      for (const keep of [true, false]) {
+        for (const slice of slices(rows.filter((row) => row.idx >= 0 === keep))) {
+          const insert = statements.insertInto('CheckpointWrite').values([...slice]);
+          await execute(
+            tx,
+            insert.onConflict((conflict) =>
+              keep
+                ? conflict.columns([...key]).doNothing()
+                : conflict.columns([...key]).doUpdateSet((eb) => ({
+                    taskPath: eb.ref('excluded.taskPath'),
+                    channel: eb.ref('excluded.channel'),
+                    valueType: eb.ref('excluded.valueType'),
+                    valueData: eb.ref('excluded.valueData'),
+                  })),
+            ),
+          );
         }
       }
     },
@@ -110,114 +129,6 @@ export function prismaCheckpointLog(read: Pick<Tx, 'checkpoint' | 'checkpointWri
       const threadId = threadIds.length === 1 ? threadIds[0]! : { in: [...threadIds] };
       await tx.checkpointWrite.deleteMany({ where: { threadId } });
       await tx.checkpoint.deleteMany({ where: { threadId } });
-    },
-  };
-}
-
-/** A pending write's insert, up to what it does when the write is already stored. */
-const INSERT_WRITE =
-  'INSERT INTO "CheckpointWrite" ("threadId", "namespace", "checkpointId", "taskId", "idx", "taskPath", "channel", ' +
-  '"valueType", "valueData") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-  'ON CONFLICT ("threadId", "namespace", "checkpointId", "taskId", "idx") DO';
-
-/**
- * The checkpoint log on SQLite: its writes on the write transaction's connection (see `preparedInTransaction`), its
- * reads on `reader`, a read-only connection to the same file (in WAL mode it sees every commit, never waits for the
- * writer, and no read queues behind a write transaction on Prisma's connection); through `fallback` without one.
- */
-export function sqliteCheckpointLog(
-  connection: () => Sqlite.Database | undefined,
-  fallback: CheckpointLog,
-  reader?: Sqlite.Database,
-): CheckpointLog {
-  const columns = (names: readonly string[]) => names.map((c) => `"${c}"`).join(', ');
-  const checkpoints = `SELECT ${columns(CHECKPOINT_COLUMNS)} FROM "Checkpoint" WHERE "threadId" = ? AND "namespace" = ?`;
-  const reads = reader && {
-    latest: reader.prepare<[string, string], CheckpointData>(`${checkpoints} ORDER BY "checkpointId" DESC LIMIT 1`),
-    byId: reader.prepare<[string, string, string], CheckpointData>(`${checkpoints} AND "checkpointId" = ?`),
-    writesOf: reader.prepare<[string, string, string], CheckpointWrite>(
-      `SELECT ${columns(WRITE_COLUMNS)} FROM "CheckpointWrite" ` +
-        'WHERE "threadId" = ? AND "namespace" = ? AND "checkpointId" = ?',
-    ),
-  };
-  const statements = preparedInTransaction(
-    connection,
-    (db) => ({
-      putCheckpoint: db.prepare(
-        'INSERT INTO "Checkpoint" ("threadId", "namespace", "checkpointId", "parentCheckpointId", "checkpointType", ' +
-          '"checkpointData", "metadataType", "metadataData", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
-          'ON CONFLICT ("threadId", "namespace", "checkpointId") DO UPDATE SET ' +
-          '"parentCheckpointId" = excluded."parentCheckpointId", "checkpointType" = excluded."checkpointType", ' +
-          '"checkpointData" = excluded."checkpointData", "metadataType" = excluded."metadataType", ' +
-          '"metadataData" = excluded."metadataData"',
-      ),
-      keepWrite: db.prepare(`${INSERT_WRITE} NOTHING`),
-      replaceWrite: db.prepare(
-        `${INSERT_WRITE} UPDATE SET "taskPath" = excluded."taskPath", "channel" = excluded."channel", ` +
-          '"valueType" = excluded."valueType", "valueData" = excluded."valueData"',
-      ),
-      // Any number of threads in one statement each: their ids as one JSON array.
-      deleteWrites: db.prepare<[string]>(
-        'DELETE FROM "CheckpointWrite" WHERE "threadId" IN (SELECT "value" FROM json_each(?))',
-      ),
-      deleteCheckpoints: db.prepare<[string]>(
-        'DELETE FROM "Checkpoint" WHERE "threadId" IN (SELECT "value" FROM json_each(?))',
-      ),
-    }),
-    'the checkpoint log',
-  );
-  return {
-    async latest(threadId, namespace, checkpointId) {
-      if (!reads) return fallback.latest(threadId, namespace, checkpointId);
-      const row = checkpointId
-        ? reads.byId.get(threadId, namespace, checkpointId)
-        : reads.latest.get(threadId, namespace);
-      return row ?? null;
-    },
-    async writesOf(threadId, namespace, checkpointId) {
-      if (!reads) return fallback.writesOf(threadId, namespace, checkpointId);
-      return reads.writesOf.all(threadId, namespace, checkpointId);
-    },
-    async putCheckpoints(tx, rows) {
-      const s = statements();
-      if (!s) return fallback.putCheckpoints(tx, rows);
-      const createdAt = sqliteTime(new Date());
-      for (const r of rows)
-        s.putCheckpoint.run(
-          r.threadId,
-          r.namespace,
-          r.checkpointId,
-          r.parentCheckpointId,
-          r.checkpointType,
-          r.checkpointData,
-          r.metadataType,
-          r.metadataData,
-          createdAt,
-        );
-    },
-    async putWrites(tx, rows) {
-      const s = statements();
-      if (!s) return fallback.putWrites(tx, rows);
-      for (const r of rows)
-        (r.idx >= 0 ? s.keepWrite : s.replaceWrite).run(
-          r.threadId,
-          r.namespace,
-          r.checkpointId,
-          r.taskId,
-          r.idx,
-          r.taskPath,
-          r.channel,
-          r.valueType,
-          r.valueData,
-        );
-    },
-    async deleteThreads(tx, threadIds) {
-      const s = statements();
-      if (!s) return fallback.deleteThreads(tx, threadIds);
-      if (threadIds.length === 0) return;
-      const ids = JSON.stringify(threadIds);
-      s.deleteWrites.run(ids);
-      s.deleteCheckpoints.run(ids);
     },
   };
 }

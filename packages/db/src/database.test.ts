@@ -6,7 +6,7 @@ import { useTestDatabase } from './use-test-database.ts';
 const providers = await testProviders();
 
 describe.each(providers)('database on %s', (provider) => {
-  const database = useTestDatabase(provider);
+  const database = useTestDatabase(provider, { empty: true });
 
   it('should apply every shipped migration once and record it as prisma migrate deploy does', async () => {
     const { db, testDb } = database;

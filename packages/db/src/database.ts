@@ -5,14 +5,13 @@ import pg from 'pg';
 import { PrismaClient as PostgresClient } from '../generated/postgresql/client.ts';
 import type { Prisma } from '../generated/sqlite/client.ts';
 import { PrismaClient as SqliteClient } from '../generated/sqlite/client.ts';
-import { type AgentReads, prismaAgentReads, sqliteAgentReads } from './agent-reads.ts';
-import { type CheckpointLog, prismaCheckpointLog, sqliteCheckpointLog } from './checkpoint-log.ts';
-import { type ConversationLog, prismaConversationLog, sqliteConversationLog } from './conversation-log.ts';
+import { type AgentReads, createAgentReads } from './agent-reads.ts';
+import { type CheckpointLog, createCheckpointLog } from './checkpoint-log.ts';
+import { statementsFor } from './kysely.ts';
 import { createMapLog, type MapLog } from './map-log.ts';
-import { type MapVersion, type MapVersionProbe, postgresProbe, prismaProbe, sqliteProbe } from './map-version-probe.ts';
+import type { MapVersion } from './map-version.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
-import { prismaRunLog, type RunLog, sqliteRunLog } from './run-log.ts';
-import { cacheStatements } from './statement-cache.ts';
+import { type RunLog, runLog } from './run-log.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
 import { walFlush } from './wal-flush.ts';
 import { createWriteQueue, type SqliteWriteOptions, type WriteQueue } from './write-queue.ts';
@@ -54,24 +53,17 @@ export interface Database {
    */
   readonly write: WriteQueue['write'];
   /**
-   * The row facts a stored answer of a map read depends on, read without the ORM (see {@link MapVersion}); null
-   * when the map does not exist. Sees every committed write, like {@link Database.read}.
+   * The row facts a stored answer of a map read depends on (see {@link MapVersion}), in one query; null when the map
+   * does not exist. Sees every committed write, like {@link Database.read}.
    */
   readonly mapVersion: (mapId: string) => Promise<MapVersion | null>;
-  /**
-   * The same read without waiting, where the database answers it synchronously (a SQLite file); undefined elsewhere
-   * (PostgreSQL, in-memory SQLite). The row is shared between callers: never mutate it.
-   */
-  readonly mapVersionNow?: (mapId: string) => MapVersion | null;
   /** The statements of every command's transaction: the map's row and lock, its events, its receipts. */
   readonly mapLog: MapLog;
   /** The statements that store and drop agent runs' checkpoints, inside a write transaction. */
   readonly checkpointLog: CheckpointLog;
   /** The columns an agent run's writes look up (its state on a node, its decisions, its status). */
   readonly runLog: RunLog;
-  /** A node's conversation as committed, read outside any write (an agent collecting a node's context). */
-  readonly conversationLog: ConversationLog;
-  /** What agent runs read of the committed database on every processed node, outside any write. */
+  /** What agent runs read of the committed database, outside any write: the one interface agents read through. */
   readonly agentReads: AgentReads;
   /** Closes the client and its connections. */
   close(): Promise<void>;
@@ -96,48 +88,14 @@ interface Opened {
    * kept it when the write rolled back.)
    */
   reads?: Db;
-  probe: MapVersionProbe;
   mapLog: MapLog;
-  checkpointLog: CheckpointLog;
-  runLog: RunLog;
-  conversationLog: ConversationLog;
-  agentReads: AgentReads;
   /** The SQLite write path's connection and flush (see `createWriteQueue`). */
   sqlite?: SqliteWriteOptions;
+  /** PostgreSQL's pool, which Prisma's adapter borrows: ended after Prisma lets it go. */
+  pool?: pg.Pool;
 }
 
-/**
- * Prisma's better-sqlite3 adapter, with the connection it opens kept: the one its transactions run on, which
- * the map log's prepared statements and the write queue's flush-mode switches use directly. The adapter's own
- * queries on it reuse their prepared statements.
- */
-function keepConnection(
-  factory: PrismaBetterSqlite3,
-  /** Run on the connection once it is open (a read-only client sets `query_only`). */
-  opened: (connection: Sqlite.Database) => void = () => {},
-): {
-  adapter: PrismaBetterSqlite3;
-  connection: () => Sqlite.Database | undefined;
-} {
-  let connection: Sqlite.Database | undefined;
-  const connect = factory.connect.bind(factory);
-  const adapter = Object.assign(Object.create(factory) as PrismaBetterSqlite3, {
-    connect: async () => {
-      const client = await connect();
-      const held = client as unknown as { client?: unknown };
-      connection = held.client instanceof Sqlite ? held.client : undefined;
-      if (connection) {
-        opened(connection);
-        // Prisma's queries run on the same connection, each SQL text prepared once (see `cacheStatements`).
-        held.client = cacheStatements(connection);
-      }
-      return client;
-    },
-  });
-  return { adapter, connection: () => connection };
-}
-
-function openSqlite(file: string, log: (message: string) => void): Opened {
+async function openSqlite(file: string, log: (message: string) => void): Promise<Opened> {
   const raw = new Sqlite(file);
   try {
     raw.pragma('journal_mode = WAL');
@@ -146,38 +104,20 @@ function openSqlite(file: string, log: (message: string) => void): Opened {
   } finally {
     raw.close();
   }
-  const { adapter, connection } = keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }));
-  const prisma = new SqliteClient({ adapter });
-  // Read-only connections of their own to the same file (not for an in-memory database, which no second connection
-  // sees): one for the lean statements below, one for Prisma's reads. In WAL mode a reader sees every commit and only
-  // commits, and never waits for the writer.
+  const prisma = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
+  // A read-only connection of its own to the same file (not for an in-memory database, which no second connection
+  // sees). In WAL mode a reader sees every commit and only commits, and never waits for the writer.
   const memory = file === ':memory:';
-  const reader = memory ? undefined : new Sqlite(file, { timeout: 10_000 });
-  reader?.pragma('query_only = ON');
   const reads = memory
     ? undefined
-    : new SqliteClient({
-        adapter: keepConnection(new PrismaBetterSqlite3({ url: file, timeout: 10_000 }), (c) =>
-          c.pragma('query_only = ON'),
-        ).adapter,
-      });
+    : new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
+  // The adapter holds one connection: refused writes on it, so nothing can write around the write queue.
+  await reads?.$executeRawUnsafe('PRAGMA query_only = ON');
   return {
     prisma,
     ...(reads && { reads }),
-    probe: reader ? sqliteProbe(reader, file) : prismaProbe(prisma),
     mapLog: createMapLog('sqlite'),
-    checkpointLog: sqliteCheckpointLog(connection, prismaCheckpointLog(prisma), reader),
-    runLog: sqliteRunLog(connection, prismaRunLog()),
-    conversationLog: sqliteConversationLog(reader, prismaConversationLog(prisma)),
-    agentReads: sqliteAgentReads(reader, prismaAgentReads(reads ?? prisma)),
-    sqlite: {
-      pragma: async (statement) => {
-        const raw = connection();
-        if (raw) raw.exec(statement);
-        else await prisma.$executeRawUnsafe(statement);
-      },
-      ...(file === ':memory:' ? {} : { flush: walFlush(file) }),
-    },
+    sqlite: memory ? {} : { flush: walFlush(file) },
   };
 }
 
@@ -190,7 +130,7 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
   } finally {
     await client.end();
   }
-  // One pool for Prisma and the map-version probe; closed after Prisma lets it go.
+  // One pool for Prisma; ended after Prisma lets it go.
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -208,12 +148,8 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
   const prisma = new PostgresClient({ adapter }) as unknown as Db;
   return {
     prisma,
-    probe: postgresProbe(pool),
+    pool,
     mapLog: createMapLog('postgresql'),
-    checkpointLog: prismaCheckpointLog(prisma),
-    runLog: prismaRunLog(),
-    conversationLog: prismaConversationLog(prisma),
-    agentReads: prismaAgentReads(prisma),
   };
 }
 
@@ -224,27 +160,27 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, reads, probe, mapLog, checkpointLog, runLog, conversationLog, agentReads, sqlite } =
+  const { prisma, reads, mapLog, sqlite, pool } =
     target.provider === 'sqlite'
-      ? openSqlite(target.file, log)
+      ? await openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
   const queue = createWriteQueue(prisma, target.provider, sqlite);
+  const read: ReadDb = reads ?? prisma;
+  const agentReads = createAgentReads(read);
   return {
     provider: target.provider,
-    read: reads ?? prisma,
+    read,
     write: queue.write,
-    mapVersion: probe.read,
-    ...(probe.readNow && { mapVersionNow: probe.readNow }),
+    mapVersion: agentReads.mapVersion,
     mapLog,
-    checkpointLog,
+    checkpointLog: createCheckpointLog(read, statementsFor(target.provider)),
     runLog,
-    conversationLog,
     agentReads,
     async close() {
       await queue.drain();
       await prisma.$disconnect();
       await reads?.$disconnect();
-      await probe.close();
+      await pool?.end();
     },
   };
 }

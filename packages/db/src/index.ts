@@ -20,9 +20,14 @@ export type {
   Prisma,
   User,
 } from '../generated/sqlite/client.ts';
-export type { AgentReads, NodeNeighbourhoodRead, NodeNeighbourhoodRow } from './agent-reads.ts';
+export {
+  type AgentReads,
+  type DependedOnNode,
+  dependenciesOf,
+  type NodeNeighbourhoodRead,
+  type NodeNeighbourhoodRow,
+} from './agent-reads.ts';
 export type { CheckpointData, CheckpointLog } from './checkpoint-log.ts';
-export type { ConversationLog } from './conversation-log.ts';
 export {
   type Database,
   type Db,
@@ -34,20 +39,18 @@ export {
 } from './database.ts';
 export * from './enums.ts';
 export type { EventRow, LoggedMap, MapLog } from './map-log.ts';
-export type { MapVersion } from './map-version-probe.ts';
+export type { MapVersion } from './map-version.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
-export {
-  type DependedOnNode,
-  dependenciesThroughPrisma,
-  type NodeAgentState,
-  type NodeRun,
-  type NodeStateChange,
-  type QuestionChange,
-  type QuestionState,
-  type RunEnd,
-  type RunLog,
-  type RunTokens,
+export type {
+  NodeAgentState,
+  NodeRun,
+  NodeStateChange,
+  QuestionChange,
+  QuestionState,
+  RunEnd,
+  RunLog,
+  RunTokens,
 } from './run-log.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';
 export type { WriteDurability, WriteOptions } from './write-queue.ts';

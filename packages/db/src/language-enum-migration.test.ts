@@ -11,7 +11,7 @@ describe.skipIf(!postgres)('the migration that makes Map.language an enum, on Po
   let client: pg.Client;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase('postgresql');
+    testDb = await createTestDatabase('postgresql', { empty: true });
     client = new pg.Client({ connectionString: testDb.url });
     await client.connect();
   });

@@ -37,7 +37,7 @@ describe.each(await testProviders())('the migration that gives each owner one fe
   let db: Bare;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(provider);
+    testDb = await createTestDatabase(provider, { empty: true });
     db = await bare(provider, testDb);
   });
   afterAll(async () => {

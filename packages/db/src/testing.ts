@@ -1,6 +1,7 @@
 /** Test helpers: throw-away databases of either kind. Not for production code. */
 export {
   createTestDatabase,
+  logicProviders,
   postgresReachable,
   postgresTestUrl,
   type TestDatabase,

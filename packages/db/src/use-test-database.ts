@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Database } from './database.ts';
-import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { createTestDatabase, type TestDatabase, type TestDatabaseOptions } from './test-database.ts';
 import type { Provider } from './url.ts';
 
 /** The database of one `describe` block; read its fields inside tests (they are set before the first). */
@@ -15,10 +15,10 @@ export interface TestDatabaseHandle {
  * Creates a throw-away database of `provider` before the tests of the calling `describe` block and drops it
  * after them, so test files do not repeat the set-up and tear-down.
  */
-export function useTestDatabase(provider: Provider): TestDatabaseHandle {
+export function useTestDatabase(provider: Provider, options: TestDatabaseOptions = {}): TestDatabaseHandle {
   const handle = {} as TestDatabaseHandle;
   beforeAll(async () => {
-    handle.testDb = await createTestDatabase(provider);
+    handle.testDb = await createTestDatabase(provider, options);
     handle.db = await handle.testDb.open();
   });
   afterAll(async () => {

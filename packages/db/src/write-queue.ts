@@ -43,10 +43,8 @@ const retryAborted = retry(handleWhen(isRetryable), {
   backoff: new ExponentialBackoff({ initialDelay: 5, maxDelay: 40 }),
 });
 
-/** How the SQLite write path reaches its connection and the disk. */
+/** How the SQLite write path reaches the disk. */
 export interface SqliteWriteOptions {
-  /** Runs a PRAGMA on the transactions' connection (default: through Prisma). */
-  pragma?: (statement: string) => Promise<unknown>;
   /**
    * Flushes what was committed to disk off the main thread, shared between writes (`walFlush`); none (an
    * in-memory database): nothing to flush.
@@ -68,11 +66,12 @@ export interface SqliteWriteOptions {
 export function createWriteQueue(prisma: Db, provider: Provider, sqlite: SqliteWriteOptions = {}): WriteQueue {
   let tail: Promise<unknown> = Promise.resolve();
   if (provider === 'sqlite') {
-    const { pragma = (statement: string) => prisma.$executeRawUnsafe(statement), flush } = sqlite;
-    // Set once, before the first transaction (no transaction is open then); tried again by the next write if it failed.
+    const { flush } = sqlite;
+    // Set once on the adapter's one connection, before the first transaction (no transaction is open then); tried
+    // again by the next write if it failed.
     let normal: Promise<unknown> | undefined;
     const setNormal = () =>
-      (normal ??= pragma('PRAGMA synchronous = NORMAL').catch((error) => {
+      (normal ??= prisma.$executeRawUnsafe('PRAGMA synchronous = NORMAL').catch((error) => {
         normal = undefined;
         throw error;
       }));

@@ -27,6 +27,9 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const count = index.documents().length;
   if (command.kind === 'stdio') {
     await createKnowledgeServer(index).connect(new StdioServerTransport());
+    // The client closes stdin to stop a stdio server (the MCP spec's shutdown): leave at once instead of making it
+    // wait for its SIGTERM.
+    process.stdin.once('end', () => process.exit(0));
     process.stderr.write(`thinkingmap-knowledge: ${count} documents from ${command.folder} over stdio\n`);
     return;
   }

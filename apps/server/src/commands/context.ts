@@ -3,9 +3,8 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { MapEvent, PendingEvent } from './map-event.ts';
 
 /**
- * Work a run queued to be done with its next command on its map, in that command's transaction and before
- * its own work: emitting a progress event (a step entered, streamed text) or recording the agent's state on
- * a node. It must not fail for anything but the database itself, or it would fail the command carrying it.
+ * Work done inside a command's transaction on a map: a run's progress (a step entered, streamed text, its state
+ * on a node, written by its outbox), or what a command hands over to run before its own work (`carry`).
  */
 export type CarriedWork = (tx: Tx, emit: (event: PendingEvent) => void, map: MapRow) => Promise<void> | void;
 
@@ -36,7 +35,7 @@ export interface CommandContext {
   idempotencyKey?: string;
   /** Called after a command's events are committed and published (agents hook in here). */
   onCommitted?: (events: readonly MapEvent[]) => void;
-  /** Work waiting to be done with the next command on its map (a run's progress). */
+  /** Work to do first in the command's transaction (a critic's suggestion's claim, a drive's progress at its settle). */
   carry?: WorkCarrier;
   /** Set when a run acts: its id and the step it is in, recorded on the events (the map's history). */
   actor?: RunActor;

@@ -52,9 +52,9 @@ async function openMap(ctx: CommandContext, tx: Tx, target: MapTarget): Promise<
  * events it emitted with consecutive sequence numbers in the same transaction, and publishes them after
  * commit. If anything throws, nothing is written and nothing is published.
  *
- * Agents act as the map's owner. What a run queued beside its writes (`ctx.carry`: steps entered, text
- * streamed, its state on a node) is done first, in the same transaction, so a step costs one write, not
- * several.
+ * Agents act as the map's owner. Work handed over with the command (`ctx.carry`: the claim of a critic's
+ * suggestion being applied, a drive's last progress handed to its settle) is done first, in the same transaction,
+ * so both commit together or not at all.
  */
 export async function mutateMap<T>(
   ctx: CommandContext,
@@ -101,12 +101,10 @@ function changeMeta(ctx: CommandContext): ChangeMeta {
 }
 
 /**
- * Finds which map a node belongs to (immutable, so it can be read before the transaction). A run's commands
- * are on its own map (`ctx.carry`), so they read nothing here: every command checks inside its transaction
- * that its node is in the map (`loadNodeInMap`), and a node of another map is not found.
+ * Finds which map a node belongs to (immutable, so it can be read before the transaction). Every command checks
+ * inside its transaction that its node is in the map (`loadNodeInMap`), and a node of another map is not found.
  */
 export async function mapIdOfNode(ctx: CommandContext, nodeId: string): Promise<string> {
-  if (ctx.carry) return ctx.carry.mapId;
   const mapId = await ctx.db.agentReads.nodeMapId(nodeId);
   if (!mapId) throw new NotFoundError('Node', nodeId);
   return mapId;

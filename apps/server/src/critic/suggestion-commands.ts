@@ -6,7 +6,7 @@ import {
   SuggestedChangeSchema,
   type SuggestionInput,
 } from '@thinkingmap/agent-core';
-import { type CriticSuggestion, type Database, StaleReason, type Tx } from '@thinkingmap/db';
+import { type AgentReads, type CriticSuggestion, StaleReason, type Tx } from '@thinkingmap/db';
 import { subtreeIds, treeOrder } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/context.ts';
@@ -23,17 +23,17 @@ import { markStale } from '../maps/stale-conclusions.ts';
 const NODE_VERSIONS = z.record(z.string(), z.number().int());
 
 /** Reads the map and the subtree under `nodeId` (the whole tree when null) in tree order, with versions. */
-export async function readCriticScope(db: Database, mapId: string, nodeId: string | null): Promise<CriticScope> {
-  const map = await db.read.map.findUnique({ where: { id: mapId } });
+export async function readCriticScope(reads: AgentReads, mapId: string, nodeId: string | null): Promise<CriticScope> {
+  const map = await reads.map(mapId);
   if (!map) throw new AgentError('NODE_NOT_FOUND', `map ${mapId} not found`);
-  const all = await db.read.node.findMany({ where: { mapId } });
+  const all = await reads.nodesOf(mapId);
   if (nodeId && !all.some((n) => n.id === nodeId)) throw new AgentError('NODE_NOT_FOUND', `node ${nodeId} not found`);
   const inScope = new Set(nodeId ? subtreeIds(all, nodeId) : all.map((n) => n.id));
   const nodes = treeOrder(all)
     .map((placed) => placed.node)
     .filter((n) => inScope.has(n.id))
     .map((n) => ({ ...toNodeRecord(n), version: n.version }));
-  const edges = await db.read.dependency.findMany({ where: { mapId }, select: { nodeId: true, dependsOnId: true } });
+  const edges = await reads.dependencyEdgesOf(mapId);
   const dependencies = edges.filter((d) => inScope.has(d.nodeId) && inScope.has(d.dependsOnId));
   return { map: toMapRecord(map), rootId: nodeId, nodes, dependencies };
 }

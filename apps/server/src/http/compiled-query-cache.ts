@@ -5,8 +5,8 @@ import { LRUCache } from 'lru-cache';
 type CompiledQuery = NonNullable<ReturnType<JITCache['get']>>;
 
 /**
- * Heap bytes a compiled query costs per character of its document: measured at about 32 (a 877-character map
- * query compiles to 28 KB of closures and generated code), so the bound below is in real memory.
+ * Heap bytes a compiled query costs per character of its document (closures and generated code; the measure is in
+ * docs/performance.md), so the bound below is in real memory.
  */
 export const COMPILED_BYTES_PER_CHARACTER = 32;
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type MapVersion, TokenScope, type User } from '@thinkingmap/db';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Access } from '../commands/access.ts';
-import { MapResponseCache, type StoredAnswerOutcome } from './map-response-cache.ts';
+import { MapResponseCache, type OrdinaryPath, type StoredAnswerOutcome } from './map-response-cache.ts';
 
 const QUERY = 'query R($m: ID!) { map(id: $m) { ... on Map { lastSeq } } }';
 
@@ -17,50 +17,56 @@ const accessOf = (id: string): Access => ({
 
 /**
  * A server answering map reads through a {@link MapResponseCache} whose map rows, viewers and ordinary path are the
- * test's: `rows` is what the synchronous probe reads, `viewers` maps a bearer token to its access (a token it does
- * not know is refused), and every computed answer names the row it was computed from.
+ * test's: `rows` is what the map row read answers, `viewers` maps a bearer token to its access (a token it does
+ * not know is refused), and every computed answer names the row it was computed from; the ordinary path answers
+ * anything it is not asked to store with 401.
  */
 async function startCacheServer() {
   const rows = new Map<string, MapVersion>();
   const viewers = new Map<string, Access>();
-  const outcomes: (StoredAnswerOutcome | 'sync-hit' | 'ordinary')[] = [];
+  const outcomes: (StoredAnswerOutcome | 'ordinary')[] = [];
   let computed = 0;
-  const accessNow = (authorization: string | undefined) => viewers.get(authorization?.slice('Bearer '.length) ?? '');
+  const accessOf = (authorization: string | undefined) => viewers.get(authorization?.slice('Bearer '.length) ?? '');
   const cache = new MapResponseCache({
     db: {
       mapVersion: async (mapId) => rows.get(mapId) ?? null,
-      mapVersionNow: (mapId) => rows.get(mapId) ?? null,
     },
-    access: (req) => accessNow(req.headers.authorization) ?? Promise.reject(new Error('refused')),
-    accessNow: (req) => accessNow(req.headers.authorization),
+    access: (req) => accessOf(req.headers.authorization) ?? Promise.reject(new Error('refused')),
     onServed: (outcome) => outcomes.push(outcome),
+    logError: (error) => {
+      throw error;
+    },
   });
-  const server: Server = createServer((req, res) => {
-    if (cache.serveStored(req, res, undefined)) return void outcomes.push('sync-hit');
+  const ordinary: OrdinaryPath = (req, res, pending) => {
+    if (!pending) {
+      outcomes.push('ordinary');
+      return void res.writeHead(401).end();
+    }
+    computed++;
     const variables = new URL(req.url ?? '', 'http://x').searchParams.get('variables') ?? '{}';
     const seq = rows.get(JSON.parse(variables).m)?.lastSeq;
-    void cache
-      .serve(req, res, undefined, async () => {
-        computed++;
-        const body = Buffer.from(JSON.stringify({ data: { map: { lastSeq: seq } } }));
-        return { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body };
-      })
-      .then((served) => {
-        if (served) return;
-        outcomes.push('ordinary');
-        res.writeHead(401).end();
-      });
+    const body = Buffer.from(JSON.stringify({ data: { map: { lastSeq: seq } } }));
+    const sent = pending.settle(200, new Headers({ 'content-type': 'application/json' }), body);
+    res.writeHead(sent.status, sent.headers).end(sent.body);
+  };
+  const server: Server = createServer((req, res) => {
+    cache.serve(req, res, undefined, ordinary);
+    // Answered before the listener returned: no promise, no later turn.
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** The raw response to a read of map `mapId` as the viewer of `token`, with these request headers. */
+  const get = (mapId: string, token: string, headers: Record<string, string> = {}) => {
+    const search = new URLSearchParams({ query: QUERY, variables: JSON.stringify({ m: mapId }) });
+    return fetch(`${url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  };
   /** Reads map `mapId` as the viewer of `token`: its status and, when answered, the lastSeq in the answer. */
   const read = async (mapId: string, token: string) => {
-    const search = new URLSearchParams({ query: QUERY, variables: JSON.stringify({ m: mapId }) });
-    const response = await fetch(`${url}/graphql?${search}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await get(mapId, token);
     const body = response.status === 200 ? ((await response.json()) as { data: { map: { lastSeq: number } } }) : null;
     return { status: response.status, lastSeq: body?.data.map.lastSeq };
   };
-  return { rows, viewers, outcomes, read, computed: () => computed, stop: () => server.close() };
+  return { rows, viewers, outcomes, read, get, computed: () => computed, stop: () => server.close() };
 }
 
 let stop: (() => unknown) | undefined;
@@ -75,12 +81,12 @@ async function started() {
   return server;
 }
 
-describe('map response cache, answered without waiting', () => {
-  it('should send a stored answer in the request’s own tick once it was computed', async () => {
+describe('map response cache', () => {
+  it('should send the stored answer once it was computed', async () => {
     const server = await started();
     expect(await server.read('m', 'a')).toEqual({ status: 200, lastSeq: 1 });
     expect(await server.read('m', 'a')).toEqual({ status: 200, lastSeq: 1 });
-    expect(server.outcomes).toEqual(['computed', 'hit', 'sync-hit']);
+    expect(server.outcomes).toEqual(['computed', 'hit']);
     expect(server.computed()).toBe(1);
   });
 
@@ -120,5 +126,24 @@ describe('map response cache, answered without waiting', () => {
     server.viewers.set('a', { ...accessOf('alice'), scope: TokenScope.READ_ONLY });
     await server.read('m', 'a');
     expect(server.outcomes).toEqual(['computed', 'computed']);
+  });
+
+  it('should answer 304 to a computed answer the client already holds (its ETag from another instance)', async () => {
+    const first = await started();
+    const etag = (await first.get('m', 'a')).headers.get('etag');
+    expect(etag).toMatch(/^".+"$/);
+    const other = await startCacheServer();
+    const stopFirst = stop;
+    stop = () => {
+      stopFirst?.();
+      other.stop();
+    };
+    other.rows.set('m', first.rows.get('m')!);
+    other.viewers.set('a', accessOf('alice'));
+    const revalidated = await other.get('m', 'a', { 'if-none-match': etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('etag')).toBe(etag);
+    expect(other.outcomes).toEqual(['not_modified']);
+    expect(other.computed()).toBe(1);
   });
 });

@@ -1,29 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Database, MapVersion } from '@thinkingmap/db';
+import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Access } from '../commands/access.ts';
 import { type MapReadRequest, MapReadRequests } from './map-read-request.ts';
 import { MapVersionReads } from './map-version-reads.ts';
-
-/** How a stored answer is sent, per encoding: the body and its complete headers, made on first demand. */
-interface Variant {
-  body: Buffer;
-  headers: Record<string, string | number>;
-}
-
-/** A stored answer, with its compressed forms made on first demand. */
-interface Entry {
-  etag: string;
-  status: number;
-  /** The ordinary path's headers, without length and encoding. */
-  headers: Record<string, string>;
-  body: Buffer;
-  identity?: Variant;
-  gzip?: Variant;
-  br?: Variant;
-}
+import { type AnswerRequest, hasErrors, keptHeaders, type SentAnswer, StoredAnswer, VARY } from './stored-answer.ts';
 
 /** A stored-answer key kept for its request, and everything it was made of. */
 interface LastKey {
@@ -35,120 +18,177 @@ interface LastKey {
   key: string;
 }
 
-/** How a request was answered, for metrics. */
+/** How a map read was answered, for metrics. */
 export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 
-/** What a cacheable request needs from the server: who asks, and the full answer when nothing is cached. */
+/** What the cache needs from the server: who asks, and the map rows. */
 export interface MapResponseCacheOptions {
   /**
-   * The lean read of a map's owner and versions (`Database.mapVersion`), and its synchronous form where the database
-   * has one (`Database.mapVersionNow`, SQLite).
+   * The lean read of a map's owner and versions (`Database.mapVersion`), and a synchronous form where the caller has
+   * one (the database has none).
    */
-  db: Pick<Database, 'mapVersion' | 'mapVersionNow'>;
+  db: Pick<Database, 'mapVersion'>;
   /**
-   * Resolves the request's bearer token: at once when the token cache knows it, else a promise. Throws (or
-   * rejects) when refused: the request then takes the ordinary path, which answers the refusal.
+   * The request's access: at once when it is known without waiting (a token in the token cache), else a promise.
+   * Throws (or rejects) when refused: the request then takes the ordinary path, which answers the refusal.
    */
   access(req: IncomingMessage): Access | Promise<Access>;
-  /**
-   * The request's access when it is known without waiting (a token in the token cache, or no token where the local
-   * user needs none); undefined when only the database can tell, or when the token is refused.
-   */
-  accessNow?(req: IncomingMessage): Access | undefined;
-  /** Called once per map read answered here. */
+  /** Called once per map read answered from a stored answer or stored on its way out. */
   onServed?: (outcome: StoredAnswerOutcome) => void;
+  /** Where a failure of the cache is reported (the request then takes the ordinary path). */
+  logError: (error: unknown) => void;
   /** Bytes of answers kept (64 MB), least recently used out. */
   maxBytes?: number;
   /** The GraphQL endpoint's path (`/graphql`): requests to other paths are Yoga's to answer. */
   endpoint?: string;
 }
 
-/** An answer computed by the ordinary GraphQL path (Yoga's fetch API). */
-export interface ComputedResponse {
-  status: number;
-  headers: Headers;
-  body: Buffer;
+/** A map read the ordinary path answers: its response is stored on the way out (see {@link useStoredAnswers}). */
+export interface PendingAnswer {
+  /** What to send instead of the ordinary path's 200 response, which is stored when complete. */
+  settle(status: number, headers: Headers, body: Buffer): SentAnswer;
 }
+
+/** The ordinary GraphQL path (Yoga), handed a {@link PendingAnswer} when its answer is to be stored. */
+export type OrdinaryPath = (req: IncomingMessage, res: ServerResponse, pending?: PendingAnswer) => void;
 
 const header = (req: IncomingMessage, name: string) => {
   const value = req.headers[name];
   return (Array.isArray(value) ? value.join(',') : value) ?? '';
 };
 
-const VARY = 'Accept, Accept-Encoding, Authorization, Origin';
-/** Private (per viewer) and revalidated on every use: the map may change at any time. */
-const CACHE_CONTROL = 'private, no-cache';
+const answerRequest = (req: IncomingMessage): AnswerRequest => ({
+  ifNoneMatch: req.headers['if-none-match'] === undefined ? undefined : header(req, 'if-none-match'),
+  acceptEncoding: header(req, 'accept-encoding'),
+});
 
 /**
- * Serves repeated reads of a map (`query { map(id) { … } }`) from stored bytes, before Yoga, at close to the speed of
- * a handler returning JSON from memory. Each request still reads the map's row — `lastSeq` (bumped by every change in
- * the change's transaction), `tokensUsed` (the budget ledger changes it without an event), `updatedAt` and its owner —
- * through `Database.mapVersion` (a prepared statement, not the ORM), and the answer is keyed by (normalised document,
- * operation name, variables, viewer and scope, that row's versions, and the headers the answer depends on: Accept,
- * Origin). So an answer never lags the `lastSeq` the request read, on any instance, without any message between
- * instances; an answer is only ever served to the viewer it was made for, and only while that viewer owns the map.
- * Anything else — a refused or unknown token, an unknown map or another owner's, an answer not stored yet — takes the
- * ordinary path (Yoga), whose answers are stored only when complete (errors never are). Each answer has an ETag (a
- * hash of its key): a matching `If-None-Match` gets 304; gzip or Brotli when the client accepts it, compressed once
- * per answer.
+ * The one way a map read (`query { map(id) { … } }`) is answered: from a stored answer, or by the ordinary path
+ * (Yoga), whose complete answer is then stored. Every request reads the map's row — `lastSeq` (bumped by every change
+ * in the change's transaction), `tokensUsed` (the budget ledger changes it without an event), `updatedAt` and its
+ * owner — and the answer is keyed by (normalised document, operation name, variables, viewer and scope, that row's
+ * versions, and the headers it depends on: Accept, Origin). So an answer never lags the `lastSeq` the request read,
+ * on any instance, without any message between instances; it is only served to the viewer it was made for, while
+ * that viewer owns the map. A refused or unknown token, an unknown map or another owner's take the ordinary path;
+ * answers with errors are never stored. Each answer has an ETag (a hash of its key): a matching `If-None-Match` gets
+ * 304; gzip or Brotli when the client accepts it.
  *
- * What a stored answer costs: the request's text (a POST's body, a GET's URL) is looked up (a known map read is
- * parsed once), the token in the token cache (a lookup), the map's row by its key (see {@link MapVersionReads}), the
- * answer by its key, and the stored bytes and headers are written. A GET costs no body read at all.
+ * Each step waits only when it must: a request alone in its turn, whose token is in the token cache, on a database
+ * with a synchronous row read, is answered in its own tick (no promise); requests that coincide share one row read.
  *
- * Why not `@graphql-yoga/plugin-response-cache`: it runs inside Yoga's pipeline (context, envelop hooks) and
- * stores results as objects serialised again for every hit — a 200 KB answer's `JSON.stringify` alone costs more
- * than the whole request here — and invalidates by mutations seen in this process, which misses agent writes and
- * other instances' writes.
+ * Not `@graphql-yoga/plugin-response-cache` (measured, docs/performance.md): it serialises the stored result again on
+ * every hit, costing more than a whole stored answer here, and its 304 answers any cached key whatever lastSeq or viewer.
  */
 export class MapResponseCache {
   readonly #options: MapResponseCacheOptions;
   readonly #requests: MapReadRequests;
   readonly #versions: MapVersionReads;
-  readonly #entries: LRUCache<string, Entry>;
+  readonly #entries: LRUCache<string, StoredAnswer>;
   /** Each request's last stored-answer key, and what it was made of (see {@link MapResponseCache.#storedKey}). */
   readonly #lastKeys = new WeakMap<MapReadRequest, LastKey>();
 
   constructor(options: MapResponseCacheOptions) {
     this.#options = options;
     this.#requests = new MapReadRequests(options.endpoint);
-    this.#versions = new MapVersionReads((mapId) => options.db.mapVersion(mapId), options.db.mapVersionNow);
+    this.#versions = new MapVersionReads((mapId) => options.db.mapVersion(mapId));
     this.#entries = new LRUCache({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry) =>
-        entry.body.length + (entry.gzip?.body.length ?? 0) + (entry.br?.body.length ?? 0) + 1024,
+      sizeCalculation: (entry) => entry.size,
     });
   }
 
   /**
-   * Answers `req` from a stored answer without waiting, when everything it depends on is known at once: a map read
-   * seen before, its access (see {@link MapResponseCacheOptions.accessNow}), the map's row read synchronously for a
-   * request alone in its turn ({@link MapVersionReads.readAlone}), and an answer stored under that row's versions.
-   * Returns false, having written nothing, otherwise: {@link serve} then decides. A lone client's hit thus costs no
-   * promise and no turn of the event loop; requests that coincide are still answered together, after one shared
-   * read (answering a busy turn's requests one by one as they are read cost more than a third of the throughput at
-   * 32 connections).
+   * Answers a GraphQL request — a POST whose JSON `body` was read, or a GET — from its stored answer when it is a map
+   * read stored for this viewer and the map's current row; otherwise hands it to `ordinary`, with a
+   * {@link PendingAnswer} when it is a map read whose answer is to be stored.
    */
-  serveStored(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): boolean {
-    const accessNow = this.#options.accessNow;
-    // A request that coincides with others is answered with them: nothing to look up twice.
-    if (!accessNow || !this.#versions.alone) return false;
+  serve(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, ordinary: OrdinaryPath) {
     const request = this.#requests.of(req, body);
-    if (!request) return false;
-    const access = accessNow(req);
-    if (!access) return false;
-    const map = this.#versions.readAlone(request.mapId);
-    if (!map || map.ownerId !== access.viewer.id) return false;
-    const entry = this.#entries.get(this.#storedKey(req, request, access, map));
-    if (!entry) return false;
-    this.#answer(req, res, entry, 'hit');
-    return true;
+    if (!request) return ordinary(req, res);
+    let access: Access | Promise<Access>;
+    try {
+      access = this.#options.access(req);
+    } catch {
+      return ordinary(req, res);
+    }
+    if (!(access instanceof Promise)) return this.#withAccess(req, res, ordinary, request, access);
+    access.then(
+      (known) => this.#withAccess(req, res, ordinary, request, known),
+      () => ordinary(req, res),
+    );
+  }
+
+  #withAccess(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ordinary: OrdinaryPath,
+    request: MapReadRequest,
+    access: Access,
+  ) {
+    try {
+      this.#versions
+        .read(request.mapId)
+        .then((row) => this.#withMap(req, res, ordinary, request, access, row))
+        .catch((error: unknown) => this.#failed(req, res, ordinary, error));
+    } catch (error) {
+      this.#failed(req, res, ordinary, error);
+    }
+  }
+
+  #withMap(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ordinary: OrdinaryPath,
+    request: MapReadRequest,
+    access: Access,
+    map: MapVersion | null,
+  ) {
+    // Refusals and unknown maps take the ordinary path (their errors are never stored).
+    if (!map || map.ownerId !== access.viewer.id) return ordinary(req, res);
+    const key = this.#storedKey(req, request, access, map);
+    const stored = this.#entries.get(key);
+    if (!stored) return ordinary(req, res, this.#pending(req, request, access, map, key));
+    const sent = this.#sent(req, stored, 'hit');
+    res.writeHead(sent.status, sent.headers);
+    res.end(sent.body);
+  }
+
+  /** The ordinary path's answer to a map read, stored under `key` when complete. */
+  #pending(req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion, key: string): PendingAnswer {
+    return {
+      settle: (status, headers, body) => {
+        const kept = keptHeaders(headers);
+        // Only complete answers are kept: an answer with errors is computed again next time.
+        if (hasErrors(body)) {
+          return { status, headers: { ...kept, vary: VARY, 'content-length': String(body.length) }, body };
+        }
+        const hash = createHash('sha256')
+          .update(keyOf(req, request, access, map))
+          .update(request.text);
+        const answer = new StoredAnswer(`"${hash.digest('base64url').slice(0, 27)}"`, status, kept, body);
+        this.#entries.set(key, answer);
+        return this.#sent(req, answer, 'computed');
+      },
+    };
+  }
+
+  #sent(req: IncomingMessage, answer: StoredAnswer, outcome: 'hit' | 'computed'): SentAnswer {
+    const request = answerRequest(req);
+    this.#options.onServed?.(answer.unchangedFor(request) ? 'not_modified' : outcome);
+    return answer.sentTo(request);
+  }
+
+  /** A failure of the cache: logged; the request takes the ordinary path unless its answer had begun. */
+  #failed(req: IncomingMessage, res: ServerResponse, ordinary: OrdinaryPath, error: unknown) {
+    this.#options.logError(error);
+    if (res.headersSent) res.destroy();
+    else ordinary(req, res);
   }
 
   /**
    * The key `request`'s answer is stored under for this viewer, map row and headers: the one made for the request's
-   * last hit when all of them are the same (the probe hands out one row object until the map changes), so a repeated
-   * read neither builds nor hashes a key string.
+   * last hit when all of them are the same (the row read hands out one row object until the map changes), so a
+   * repeated read neither builds nor hashes a key string.
    */
   #storedKey(req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion): string {
     const last = this.#lastKeys.get(request);
@@ -165,142 +205,29 @@ export class MapResponseCache {
     this.#lastKeys.set(request, { map, viewerId: access.viewer.id, scope: access.scope, accept, origin, key });
     return key;
   }
-
-  /**
-   * Answers `req` when it is a map read — a POST whose JSON `body` was read, or a GET (GraphQL over HTTP) — from the
-   * store, or by `compute` (the ordinary path) and stored. Returns false, having written nothing, for anything else.
-   */
-  async serve(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: Buffer | undefined,
-    compute: () => Promise<ComputedResponse>,
-  ): Promise<boolean> {
-    const request = this.#requests.of(req, body);
-    if (!request) return false;
-    let access: Access;
-    try {
-      access = await this.#options.access(req);
-    } catch {
-      return false;
-    }
-    const map = await this.#versions.read(request.mapId);
-    // Refusals and unknown maps take the ordinary path (their errors are never stored).
-    if (!map || map.ownerId !== access.viewer.id) return false;
-    const key = keyOf(req, request, access, map);
-    let entry = this.#entries.get(key + request.key);
-    const stored = entry !== undefined;
-    if (!entry) {
-      const computed = await compute();
-      const headers: Record<string, string> = {};
-      computed.headers.forEach((value, name) => {
-        if (name !== 'content-length' && name !== 'content-encoding') headers[name] = value;
-      });
-      entry = {
-        etag: `"${createHash('sha256').update(key).update(request.text).digest('base64url').slice(0, 27)}"`,
-        status: computed.status,
-        headers,
-        body: computed.body,
-      };
-      // Only complete answers are kept: an answer with errors (or a refusal) is computed again next time.
-      if (computed.status !== 200 || hasErrors(computed.body)) {
-        this.#write(req, res, entry, false);
-        return true;
-      }
-      this.#entries.set(key + request.key, entry);
-    }
-    this.#answer(req, res, entry, stored ? 'hit' : 'computed');
-    return true;
-  }
-
-  /** Sends a stored answer: 304 when the client holds it already (`If-None-Match`), else its bytes. */
-  #answer(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: 'hit' | 'computed') {
-    const unchanged = req.headers['if-none-match'] !== undefined && matches(header(req, 'if-none-match'), entry.etag);
-    this.#options.onServed?.(unchanged ? 'not_modified' : outcome);
-    if (unchanged) {
-      res.writeHead(304, { etag: entry.etag, vary: VARY, 'cache-control': CACHE_CONTROL });
-      res.end();
-    } else {
-      this.#write(req, res, entry, true);
-    }
-  }
-
-  #write(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheable: boolean) {
-    if (!cacheable) {
-      res.writeHead(entry.status, { ...entry.headers, vary: VARY, 'content-length': entry.body.length });
-      return void res.end(entry.body);
-    }
-    const accepted = header(req, 'accept-encoding');
-    const compressible = entry.body.length > 1024;
-    let variant: Variant;
-    if (compressible && /\bbr\b/.test(accepted)) {
-      entry.br ??= this.#variant(
-        entry,
-        brotliCompressSync(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
-        'br',
-      );
-      variant = entry.br;
-    } else if (compressible && /\bgzip\b/.test(accepted)) {
-      entry.gzip ??= this.#variant(entry, gzipSync(entry.body), 'gzip');
-      variant = entry.gzip;
-    } else {
-      entry.identity ??= this.#variant(entry, entry.body, undefined);
-      variant = entry.identity;
-    }
-    res.writeHead(entry.status, variant.headers);
-    res.end(variant.body);
-  }
-
-  #variant(entry: Entry, body: Buffer, encoding: string | undefined): Variant {
-    const headers: Record<string, string | number> = {
-      ...entry.headers,
-      vary: VARY,
-      etag: entry.etag,
-      'cache-control': CACHE_CONTROL,
-      'content-length': body.length,
-    };
-    if (encoding) headers['content-encoding'] = encoding;
-    return { body, headers };
-  }
 }
 
 /**
- * What a stored answer of `request` is kept under, with the request's number after it: the viewer and scope it was
- * made for, the map row's versions read by the request, and the request headers the answer depends on (Accept,
- * Origin). Without the number (which only this process knows), what the answer's ETag is made of.
+ * What a stored answer of `request` is kept under, before the request's number (which only this process knows): the
+ * viewer and scope it was made for, the map row's versions read by the request, and the request headers the answer
+ * depends on (Accept, Origin). With the request's text, what the answer's ETag is made of.
  */
 const keyOf = (req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion) =>
   `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
 
-/** Whether an `If-None-Match` value names `etag`. */
-const matches = (ifNoneMatch: string, etag: string) => ifNoneMatch.split(/\s*,\s*/).includes(etag);
-
-/** Whether a GraphQL answer has errors (read once per stored answer). */
-function hasErrors(body: Buffer): boolean {
-  try {
-    return 'errors' in (JSON.parse(body.toString('utf8')) as object);
-  } catch {
-    return true;
-  }
-}
-
 /**
- * The ordinary GraphQL path for a request whose body was read (a POST's; a GET has none): the same Yoga instance
- * through its fetch API, so every plugin (limits, time-out, metrics) applies.
+ * Stores the ordinary path's answers to map reads handed a {@link PendingAnswer} (in the server context, as
+ * `storedAnswer`): a 200 response's bytes are kept and sent in the stored answer's form (ETag, encoding, or 304).
+ * Placed after Yoga's own response plugins (CORS), so what is stored is what the ordinary path sends.
  */
-export async function computeThrough(
-  fetch: (request: Request) => Promise<Response> | Response,
-  req: IncomingMessage,
-  body: Buffer | undefined,
-): Promise<ComputedResponse> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined && name !== 'content-length')
-      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/graphql'}`;
-  const response = await fetch(
-    new Request(url, { method: req.method, headers, body: body === undefined ? undefined : new Uint8Array(body) }),
-  );
-  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+export function useStoredAnswers(): Plugin<Record<string, never>, { storedAnswer?: PendingAnswer }> {
+  return {
+    async onResponse({ response, serverContext, setResponse, fetchAPI }) {
+      const pending = serverContext.storedAnswer;
+      if (!pending || response.status !== 200) return;
+      const sent = pending.settle(response.status, response.headers, Buffer.from(await response.arrayBuffer()));
+      const body = sent.status === 304 ? null : new Uint8Array(sent.body);
+      setResponse(new fetchAPI.Response(body, sent));
+    },
+  };
 }

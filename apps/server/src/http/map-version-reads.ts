@@ -4,8 +4,8 @@ import type { MapVersion } from '@thinkingmap/db';
  * Reads of a map's row (`Database.mapVersion`) for requests that have just arrived: each answer is at least as new as
  * the map was when its request was asked, never older.
  *
- * The first request of a turn of the event loop, when no other is waiting for a read, reads at once: a lone client
- * (one connection) is answered without waiting for another turn. Requests that coincide — arriving in the same turn
+ * The first request of a turn of the event loop, when no other is waiting for a read, reads at once: a lone client (one
+ * connection) is answered without waiting for another turn. Requests that coincide — arriving in the same turn
  * as another, or while others wait for a read (a PostgreSQL round trip) — share one read per map, started once the
  * I/O of the turn has been handled (setImmediate): each of them had fully arrived before that read started, so none
  * is answered older than the map was when it was asked, and under load many requests cost one read and are answered
@@ -23,39 +23,24 @@ export class MapVersionReads {
     this.#turnStarted = false;
   };
 
-  readonly #readNow: ((mapId: string) => MapVersion | null) | undefined;
-
-  /** `readNow`: the same read without waiting, where the database has one (SQLite). */
-  constructor(read: (mapId: string) => Promise<MapVersion | null>, readNow?: (mapId: string) => MapVersion | null) {
+  constructor(read: (mapId: string) => Promise<MapVersion | null>) {
     this.#read = read;
-    this.#readNow = readNow;
-  }
-
-  /** Whether a request arriving now would be read without waiting ({@link readAlone}). */
-  get alone(): boolean {
-    return this.#readNow !== undefined && this.#waiting === 0 && !this.#turnStarted;
   }
 
   /**
-   * The map's row read at once, without waiting, for a request alone in its turn (the first of the turn, while no
-   * other waits for a read) where the database reads synchronously; undefined otherwise: the request then calls
-   * {@link read}, and shares a read with the requests it coincides with.
+   * The map's row as read after this call: started at once for a request alone in its turn (the first of the turn,
+   * while no other waits for a read); else shared with the requests it coincides with.
    */
-  readAlone(mapId: string): MapVersion | null | undefined {
-    if (!this.#readNow || !this.alone) return undefined;
-    this.#startTurn();
-    return this.#readNow(mapId);
-  }
-
-  /** The map's row as read after this call. */
   read(mapId: string): Promise<MapVersion | null> {
-    let version: Promise<MapVersion | null>;
     if (this.#waiting === 0 && !this.#turnStarted) {
       this.#startTurn();
-      version = this.#read(mapId);
-    } else {
-      version = this.#shared(mapId);
+      return this.#counted(this.#read(mapId));
     }
+    return this.#counted(this.#shared(mapId));
+  }
+
+  /** `version`, counted among the reads requests wait for until it settles. */
+  #counted(version: Promise<MapVersion | null>): Promise<MapVersion | null> {
     this.#waiting++;
     return version.then(
       (row) => {

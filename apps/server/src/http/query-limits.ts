@@ -82,7 +82,7 @@ export function useExecutionTimeout(ms: number): Plugin {
   };
 }
 
-/** Heap bytes a parsed document costs per character of its text (its AST and source; measured at about 12). */
+/** Heap bytes a parsed document costs per character of its text (its AST and source), with a margin over the measure. */
 export const PARSED_BYTES_PER_CHARACTER = 16;
 
 /**

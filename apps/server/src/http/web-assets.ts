@@ -56,10 +56,9 @@ function variant(file: string, type: string, encoding: string | undefined): Vari
  * request accepts, with one write; returns false for any other request (the web handler serves it).
  *
  * Why: the static files adapter-node serves are streamed from disk, which takes several turns of the event loop. A
- * page's first script competes with the page's own data: the map read computed cold holds the loop for a few
- * hundred milliseconds, and a streamed script waited for all of it before the page could start. Answered from
- * memory, the script is written as soon as its request is read. The build's files are read once, at start (about
- * 2 MB with their compressed copies).
+ * page's first script competes with the page's own data: the map read computed cold holds the loop, and a
+ * streamed script waited for all of it before the page could start. Answered from memory, the script is written as
+ * soon as its request is read. The build's files are read once, at start, with their compressed copies.
  */
 export function immutableAssets(clientDir: string): (req: IncomingMessage, res: ServerResponse) => boolean {
   const root = join(clientDir, IMMUTABLE_DIR);

@@ -29,10 +29,10 @@ export function parseNodeState(raw: unknown): NodeState {
 
 /**
  * Records where an agent is with a node — its status (with the reason for BLOCKED and FAILED), the intent and
- * the strategy chosen — inside a command's transaction on the node's map (agents carry it with their next
- * command: `ctx.carry`). Emits NodeUpdated when something changed. Not a content change, so the node's
+ * the strategy chosen — inside a command's transaction on the node's map (an agent's, with the rest of its
+ * progress: see `RunOutbox`). Emits NodeUpdated when something changed. Not a content change, so the node's
  * version stays and a person's open edit stays valid. A node no longer in the map (deleted meanwhile) is
- * skipped: this never fails the command that carries it.
+ * skipped: this never fails the write it is part of.
  */
 export async function recordNodeState(log: RunLog, tx: Tx, emit: Emit, mapId: string, input: NodeState): Promise<void> {
   const node = await log.nodeState(tx, input.nodeId);

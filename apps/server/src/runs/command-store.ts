@@ -76,27 +76,21 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   private async command<T>(key: string | undefined, run: (ctx: CommandContext) => Promise<T>): Promise<T> {
     const { db, bus, owner, onCommitted, outbox, actor } = this.deps;
     try {
-      // The run's queued progress rides along in the command's transaction, ahead of its own events.
-      return await run({
-        db,
-        bus,
-        viewer: owner,
-        onCommitted,
-        carry: outbox,
-        actor,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
+      // The run's progress so far is written first, so the map's log keeps the order in which things happened.
+      await outbox.flush();
+      return await run({ db, bus, viewer: owner, onCommitted, actor, ...(key ? { idempotencyKey: key } : {}) });
     } catch (error) {
       throw asAgentError(error);
     }
   }
 
+  /** Everything the run reads, as committed: the one interface agents read through. */
   private get read() {
-    return this.deps.db.read;
+    return this.deps.db.agentReads;
   }
 
   async readMap(mapId: string): Promise<MapRecord> {
-    const map = await this.read.map.findUnique({ where: { id: mapId } });
+    const map = await this.read.map(mapId);
     if (!map) throw new AgentError('NODE_NOT_FOUND', `map ${mapId} was not found`);
     return toMapRecord(map);
   }
@@ -109,7 +103,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
    */
   async readNode(nodeId: string): Promise<NodeNeighbourhood> {
     const { mapId } = this.deps;
-    const seq = (await this.deps.db.mapVersion(mapId))?.lastSeq;
+    const seq = (await this.read.mapVersion(mapId))?.lastSeq;
     const cached = this.#neighbourhoods.get(nodeId);
     if (cached && cached.seq === seq) return cached.hood;
     const hood = await this.#readNeighbourhood(nodeId);
@@ -118,7 +112,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   async #readNeighbourhood(nodeId: string): Promise<NodeNeighbourhood> {
-    const read = await this.deps.db.agentReads.neighbourhood(nodeId);
+    const read = await this.read.neighbourhood(nodeId);
     if (!read) throw new AgentError('NODE_NOT_FOUND', `node ${nodeId} was not found`);
     const { node, childDependencies } = read;
     return {
@@ -137,34 +131,27 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   async #depthOf(parentId: string | null): Promise<number> {
     let depth = 0;
     for (let at = parentId; at; depth++) {
-      at = (await this.read.node.findUnique({ where: { id: at }, select: { parentId: true } }))?.parentId ?? null;
+      at = (await this.read.nodeLink(at))?.parentId ?? null;
     }
     return depth;
   }
 
   async readConversation(nodeId: string, conversation: ConversationKind, limit: number): Promise<ConversationTail> {
-    const where = { conversation: { nodeId, kind: conversation }, deletedAt: null };
-    const latest = await this.deps.db.conversationLog.latestMessages(nodeId, conversation, limit);
+    const latest = await this.read.latestMessages(nodeId, conversation, limit);
     const messages = latest.reverse().map((m) => toMessageRecord(m, nodeId, conversation));
     // A tail shorter than asked for is the whole conversation; only a full one needs counting (by role).
     const byRole =
       latest.length < limit
         ? countByRole(latest.map((m) => m.role))
-        : countByRole(
-            (await this.read.message.groupBy({ by: ['role'], where, _count: { _all: true } })).map(
-              (g) => [g.role, g._count._all] as const,
-            ),
-          );
+        : countByRole(await this.read.messageCounts(nodeId, conversation));
     const total = Object.values(byRole).reduce((sum, n) => sum + n, 0);
     const first =
-      total > latest.length
-        ? await this.read.message.findFirst({ where, orderBy: { createdAt: 'asc' }, select: { createdAt: true } })
-        : messages[0];
+      total > latest.length ? await this.read.firstMessageAt(nodeId, conversation) : (messages[0]?.createdAt ?? null);
     return {
       messages,
       total,
       byRole,
-      firstAt: first?.createdAt ?? null,
+      firstAt: first,
       lastAt: latest.length ? (messages.at(-1)?.createdAt ?? null) : null,
     };
   }
@@ -201,7 +188,8 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   ): Promise<NodeRecord> {
     const { idempotencyKey, ...fields } = patch;
     const node = await this.command(idempotencyKey, async (ctx) => {
-      const current = await this.read.node.findUniqueOrThrow({ where: { id: nodeId }, select: { version: true } });
+      const current = await this.read.nodeLink(nodeId);
+      if (!current) throw new NotFoundError('Node', nodeId);
       return updateNode(ctx, { id: nodeId, expectedVersion: current.version, ...fields });
     });
     return toNodeRecord(node);
@@ -256,9 +244,9 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   /**
-   * A command of the run done in the transaction of its next write, once per idempotency key like any command
-   * of the run (a receipt), so a step re-run after a restart writes nothing twice. A refusal there (the node was
-   * deleted meanwhile) is skipped: nothing is left to write, and the write that carries it must not fail.
+   * A command of the run written with its progress (the outbox's next write), once per idempotency key like any
+   * command of the run (a receipt), so a step re-run after a restart writes nothing twice. A refusal there (the node
+   * was deleted meanwhile) is skipped: nothing is left to write, and the progress written with it must not fail.
    */
   #deferCommand(key: string | undefined, work: (...args: Parameters<CarriedWork>) => Promise<unknown>): void {
     const { mapLog } = this.deps.db;
@@ -275,9 +263,8 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
   }
 
   /**
-   * The agent's state on a node (status, intent, strategy) is progress, like its step events: checked now,
-   * recorded with the run's next command (or within moments), not in a transaction of its own. A node
-   * deleted meanwhile is skipped.
+   * The agent's state on a node (status, intent, strategy) is progress, like its step events: checked now, written
+   * with the run's other progress (before its next command, or within moments). A node deleted meanwhile is skipped.
    */
   #defer(raw: Parameters<typeof parseNodeState>[0]): void {
     const input = this.#checked(() => parseNodeState(raw));
@@ -296,7 +283,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
     this.#defer({ nodeId, strategy });
   }
 
-  /** A decision of the run is recorded like its state on a node: with its next command, or its settle. */
+  /** A decision of the run is recorded like its state on a node: with its progress. */
   async recordDecision(raw: DecisionInput): Promise<void> {
     const decision = this.#checked(() => parseDecision(raw));
     this.deps.outbox.defer((tx, emit, map) => recordDecision(this.deps.db.runLog, tx, emit, map.id, decision));
@@ -304,7 +291,7 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
 
   /** The critic's scope: the map and the subtree under `nodeId`, with node versions. */
   async readScope(mapId: string, nodeId: string | null): Promise<CriticScope> {
-    return readCriticScope(this.deps.db, mapId, nodeId);
+    return readCriticScope(this.read, mapId, nodeId);
   }
 
   /** Posts a critic run's suggestions in one command on the run's map. */

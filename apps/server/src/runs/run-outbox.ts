@@ -4,20 +4,19 @@ import type { PendingEvent } from '../commands/map-event.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
 
 /**
- * How long a run's progress may wait for a command to ride along with before it is written on its own.
- * Long enough that a step with an instant model shares its write, and that runs starting together write
- * their progress while their models think rather than while the others start (8 siblings at once measured
- * ~1.4× one with 40 ms, ~1.2× with 100 ms); short enough that a person sees a step start at once.
+ * How long a run's progress may wait before the outbox writes it on its own. Long enough that a step with an
+ * instant model shares its write with the steps around it, and that runs starting together write their progress
+ * while their models think rather than while the others start; short enough that a person sees a step start at once.
  */
 export const OUTBOX_DELAY_MS = 100;
 
 /**
- * The ordered queue of one run's progress: its own events (steps, streamed text) and its state on nodes
- * (running, waiting, the intent chosen). It rides along with the run's next command on the map (the store
- * passes the outbox as `carry` to `mutateMap`), or, when no command comes within {@link OUTBOX_DELAY_MS}, is
- * written through `mutateMap` on its own. Its own writes run one at a time and a command takes the queue
- * only once they are committed, so the log keeps the order in which things happened. Failures of its own
- * writes are logged, never thrown into the run: lost progress must not fail an agent.
+ * The ordered queue of one run's progress: its own events (steps, streamed text), its state on nodes (running,
+ * waiting, the intent chosen) and its decisions. The outbox writes it itself, in one `mutateMap` command of its
+ * own, before the run's next command (which flushes it first) or when nothing came within {@link OUTBOX_DELAY_MS};
+ * the run's settle, the end of the same drive, takes what is left into its own transaction (as `ctx.carry`). Its
+ * writes run one at a time, so the log keeps the order in which things happened. Failures of its own writes are
+ * logged, never thrown into the run: lost progress must not fail an agent.
  */
 export class RunOutbox implements WorkCarrier {
   #queued: CarriedWork[] = [];
@@ -26,7 +25,7 @@ export class RunOutbox implements WorkCarrier {
 
   constructor(
     /** Acts as the map's owner, like every write of the run. */
-    private readonly ctx: Omit<CommandContext, 'carry' | 'idempotencyKey'>,
+    private readonly ctx: Omit<CommandContext, 'idempotencyKey'>,
     readonly mapId: string,
     /** Where a failed write of the outbox's own is reported. */
     private readonly logError: (error: unknown) => void,
@@ -40,26 +39,28 @@ export class RunOutbox implements WorkCarrier {
     });
   }
 
-  /** Queues work to be done in the transaction of the run's next command (see {@link CarriedWork}). */
+  /** Queues work to be done in the outbox's next write, in order (see {@link CarriedWork}). */
   defer(work: CarriedWork): void {
     this.#queued.push(work);
     this.#schedule();
   }
 
+  /** Writes everything queued now and resolves once it is committed (at once when nothing is queued or in flight). */
+  flush(): Promise<void> {
+    return this.#write();
+  }
+
+  /** Waits until the outbox's own write in flight (if any) is committed, then removes and returns what is queued. */
   async take(): Promise<CarriedWork[]> {
     await this.#idle();
     return this.#takeNow();
   }
 
+  /** Returns work taken by a settle that failed, ahead of anything queued since. */
   putBack(work: CarriedWork[]): void {
     if (work.length === 0) return;
     this.#queued.unshift(...work);
     this.#schedule();
-  }
-
-  /** Writes everything queued now and resolves once it is committed. */
-  flush(): Promise<void> {
-    return this.#write();
   }
 
   #schedule(): void {

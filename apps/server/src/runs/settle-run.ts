@@ -64,8 +64,8 @@ export interface SettledCheckpoints {
  * Records how a drive of a run ended, as a command on the run's map (acting as its owner, `ctx.viewer`):
  * the run's status, the token usage no ledger recorded yet (`unsettled`: all of it on a map without a
  * budget, whose calls are not metered one by one) on the run and the map, the questions it now waits on (AgentQuestion
- * events) with the checkpoint it will resume from, or RunFinished / RunFailed with its checkpoints dropped —
- * and the run's last progress (`ctx.carry`) in the same transaction. A run the person cancelled meanwhile
+ * events) with the checkpoint it will resume from, or RunFinished / RunFailed with its checkpoints dropped — and
+ * the drive's last progress (its outbox, as `ctx.carry`) in the same transaction. A run the person cancelled meanwhile
  * stays cancelled. Returns false when the map is gone (nothing to settle).
  */
 export async function settleRun(

@@ -1,20 +1,9 @@
-import { type AgentRun, type Database, type DependedOnNode, dependenciesThroughPrisma, type Tx } from '@thinkingmap/db';
+import type { AgentRun, Database, DependedOnNode } from '@thinkingmap/db';
 import { readiness } from '@thinkingmap/map-graph';
 import type { MapEvent } from '../commands/map-event.ts';
 
 /** The events after which a run waiting for dependencies may be free to start. */
 const FREEING = new Set<MapEvent['type']>(['NodeConcluded', 'DependencyRemoved', 'NodeDeleted']);
-
-/**
- * The dependencies of a node that are still open (the same `readiness` rule as the API and the agents),
- * as a run waiting for them names them.
- */
-export async function openDependenciesOf(
-  db: { dependency: Pick<Tx['dependency'], 'findMany'> },
-  nodeId: string,
-): Promise<{ id: string; question: string }[]> {
-  return openDependencies(await dependenciesThroughPrisma(db, nodeId));
-}
 
 /** Which of a node's dependencies (in their order among their siblings) are still open, as a waiting run names them. */
 export function openDependencies(ordered: readonly DependedOnNode[]): { id: string; question: string }[] {
@@ -28,7 +17,7 @@ export function openDependencies(ordered: readonly DependedOnNode[]): { id: stri
  * (see `RunService`), re-checking in its transaction.
  */
 export async function waitingRunsToStart(
-  db: Pick<Database, 'read' | 'agentReads'>,
+  db: Pick<Database, 'agentReads'>,
   events?: readonly MapEvent[],
 ): Promise<AgentRun[]> {
   let mapId: string | undefined;
@@ -39,7 +28,7 @@ export async function waitingRunsToStart(
   const waiting = await db.agentReads.waitingRuns(mapId);
   const ready: AgentRun[] = [];
   for (const run of waiting) {
-    if (!run.nodeId || (await openDependenciesOf(db.read, run.nodeId)).length === 0) ready.push(run);
+    if (!run.nodeId || openDependencies(await db.agentReads.dependenciesOf(run.nodeId)).length === 0) ready.push(run);
   }
   return ready;
 }

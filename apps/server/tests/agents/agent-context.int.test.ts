@@ -1,13 +1,13 @@
 import type { KnowledgePort } from '@thinkingmap/agent-core';
 import { CREATE_MAP, CREATE_NODE, NODE, POST_MESSAGE, PROCESS_NODE } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForQuestion } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** The intent each question gets from the scripted model, by a word of its question. */
 const intentOf = (prompt: string) =>

@@ -10,13 +10,13 @@ import {
   SET_CONCLUSION,
   UPDATE_MAP,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForNodeStatus, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** A run's decisions, with a literal argument-free selection and aliases, as another client would read them. */
 const RUN_WITH_DECISIONS = graphql(`

@@ -7,7 +7,7 @@ import {
   REVIEW_DECOMPOSITION,
   RUN_PATH,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPath } from '../../src/runs/run-path.ts';
@@ -17,7 +17,7 @@ import { manualMapWithRoot } from '../helpers/map-builder.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 describe.each(providers)('forking a run from one of its steps on %s', (provider) => {
   let server: TestServer;

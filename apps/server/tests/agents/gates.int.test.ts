@@ -8,7 +8,7 @@ import {
   REVIEW_DECOMPOSITION,
   RUNS,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type Question, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
@@ -19,7 +19,7 @@ import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 import { callTool, connectOverHttp } from '../mcp/mcp-client.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 const script = {
   ...DECOMPOSE_IN_TWO_STAGES,

@@ -1,12 +1,12 @@
 import { CREATE_MAP, MAP, NODE, PROCESS_NODE, REPLY_TO_AGENT, REVIEW_DECOMPOSITION, RUNS } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForNodeStatus, waitForQuestion } from '../helpers/agent-driver.ts';
 import { collectOverWebSocket } from '../helpers/event-collector.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** A model that behaves like a cooperative LLM for the café journey, decided by the schema each agent asks for. */
 function cafeScript() {

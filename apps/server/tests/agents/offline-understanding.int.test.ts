@@ -1,12 +1,12 @@
 import { AGENT_MODEL, CREATE_MAP, MAP, REPLY_TO_AGENT } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type Question, waitForQuestion } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 type Restatement = { title: string; problem: string; goal: string; constraints: string[] };
 const restatementOf = (question: Question) => (question.context as { understanding: Restatement }).understanding;

@@ -1,5 +1,5 @@
 import { PENDING_QUESTIONS, POST_MESSAGE, PROCESS_NODE, REPLY_TO_AGENT, RUNS, UPDATE_MAP } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/commands/event-log.ts';
 import type { MapEvent } from '../../src/commands/map-event.ts';
@@ -7,7 +7,7 @@ import { eventually } from '../helpers/agent-driver.ts';
 import { createMap, createNode } from '../helpers/map-builder.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 const SIBLINGS = 5;
 
 /** The steps a CONCLUDE run goes through, paused once for the person's review of its draft. */

@@ -11,7 +11,7 @@ import {
   SET_CONCLUSION,
   UPDATE_MAP,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForNodeStatus, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
@@ -20,7 +20,7 @@ import { DECOMPOSE_IN_TWO_STAGES } from '../helpers/scripted-answers.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 describe.each(providers)('a run waiting for the person on %s', (provider) => {
   it('should survive a server restart and finish, creating each approved child exactly once', async () => {

@@ -1,12 +1,12 @@
 import { CREATE_MAP, CREATE_NODE, PROCESS_NODE, RUNS, UPDATE_MAP } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** Each answer takes a while, so the runs' calls are in flight at the same time. */
 const slow = (answer: object) => ({ content: JSON.stringify(answer), delayMs: 150, chunkSize: 16 });

@@ -13,13 +13,13 @@ import {
   SET_CONCLUSION,
   UPDATE_MAP,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** The run's decisions, read with a literal argument and aliases, as another client would. */
 const RUN_DECISIONS = graphql(`

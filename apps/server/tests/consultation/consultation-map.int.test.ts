@@ -16,7 +16,7 @@ import {
   SEND_CONSULTATION_MESSAGE,
   START_CONSULTATION,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/agent-driver.ts';
 import { type PlainResponse, send } from '../helpers/http-request.ts';
@@ -40,7 +40,7 @@ function rawGet(base: string, path: string, headers: Record<string, string>): Pr
   });
 }
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 const front = (reply: string, route = 'plan') => ({ reply, route });
 const decision = (fields: object) => ({ next: 'FINISH', askUser: null, record: null, note: null, ...fields });

@@ -12,7 +12,7 @@ import {
   SEND_CONSULTATION_MESSAGE,
   START_CONSULTATION,
 } from '@thinkingmap/client';
-import { createTestDatabase, testProviders } from '@thinkingmap/db/testing';
+import { createTestDatabase, logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createUserWithToken } from '../../src/auth/tokens.ts';
@@ -20,7 +20,7 @@ import { eventually } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 

@@ -13,13 +13,13 @@ import {
   START_CONSULTATION,
   UPDATE_CONSULTATION_RECORD,
 } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/agent-driver.ts';
 import { type SchemaAnswer, startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 const front = (reply: string, route = 'plan') => ({ reply, route });
 const decision = (fields: object) => ({ next: 'FINISH', askUser: null, record: null, note: null, ...fields });

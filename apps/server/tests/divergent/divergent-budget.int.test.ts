@@ -1,12 +1,12 @@
 import { REPLY_TO_AGENT, START_DIVERGENT, UPDATE_MAP } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { describe, expect, it } from 'vitest';
 import { waitForQuestion } from '../helpers/agent-driver.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import { divergentModel, readSession, rootOf, task, waitForSessionStatus } from './divergent-helpers.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 /** A whole session is dozens of commands; the machine running the tests may be shared and slow. */
 const SESSION_MS = 150_000;
 

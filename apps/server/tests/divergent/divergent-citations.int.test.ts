@@ -1,10 +1,10 @@
 import { NODE, START_DIVERGENT } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import { divergentModel, readSession, rootOf, task, waitForSessionStatus } from './divergent-helpers.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 /** A whole session is dozens of commands; the machine running the tests may be shared and slow. */
 const SESSION_MS = 150_000;
 

@@ -1,13 +1,13 @@
 import { REPLY_TO_AGENT, START_DIVERGENT } from '@thinkingmap/client';
 import { attempt } from '@thinkingmap/client/testing';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import { waitForQuestion } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import { divergentModel, readSession, rootOf, task, waitForSessionStatus } from './divergent-helpers.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 /** A whole session is dozens of commands; the machine running the tests may be shared and slow. */
 const SESSION_MS = 150_000;
 

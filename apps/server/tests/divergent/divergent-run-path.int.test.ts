@@ -1,11 +1,11 @@
 import { RUN_PATH, START_DIVERGENT } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/agent-driver.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import { divergentModel, heldAnswer, readSession, rootOf, task, waitForSessionStatus } from './divergent-helpers.ts';
 
-const [provider] = await testProviders();
+const [provider] = logicProviders;
 /** A whole session is dozens of commands; the machine running the tests may be shared and slow. */
 const SESSION_MS = 150_000;
 

@@ -1,5 +1,5 @@
 import { CANCEL_RUN, REPLY_TO_AGENT, START_DIVERGENT } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/commands/event-log.ts';
 import { waitForQuestion } from '../helpers/agent-driver.ts';
@@ -13,7 +13,7 @@ import {
   waitForSessionStatus,
 } from './divergent-helpers.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 /** A whole session is dozens of commands; the machine running the tests may be shared and slow. */
 const SESSION_MS = 150_000;
 

@@ -1,12 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeSummary, QuestionSummary, RunSummary } from '../../src/mcp/map-snapshot.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
 import { callTool, connectOverHttp, waitForMap } from './mcp-client.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 
 /** A cooperative model for a café map: the root decomposes, the children conclude, the context is used. */
 function cafeScript() {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CREATE_MAP, CREATE_NODE, PROCESS_NODE, REVIEW_DECOMPOSITION } from '@thinkingmap/client';
-import { testProviders } from '@thinkingmap/db/testing';
+import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { collectOverSse, collectOverWebSocket } from '../helpers/event-collector.ts';
@@ -8,7 +8,7 @@ import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 import { parseScrape, sampleSum } from './prometheus-text.ts';
 
-const providers = await testProviders();
+const providers = logicProviders;
 const DASHBOARD = new URL('../../../../ops/grafana/thinkingmap.json', import.meta.url);
 
 const script = {

@@ -10,7 +10,7 @@ export default function setup(): void {
   if (!chromiumAvailable() || process.env.TM_E2E_SKIP_BUILD) return;
   const started = Date.now();
   // Without vitest's variables: vite.config.ts resolves for the unit tests when VITEST is set (graphql's CommonJS
-  // entry, which cannot be tree-shaken), and that build's bundle was 1.1 MB instead of the 0.77 MB users get.
+  // entry, which cannot be tree-shaken), and that build's bundle is larger than the one users get.
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV'),
   );

@@ -5,7 +5,7 @@ let encoding: Promise<Encoding> | undefined;
 
 /**
  * The o200k_base encoding of `gpt-tokenizer` (GPT-4o's), shipped inside the npm package: nothing is
- * downloaded at run time. Loaded on first use (its ranks take some 300 ms to load), once per process.
+ * downloaded at run time. Loaded on first use (loading its ranks takes a moment), once per process.
  */
 const load = (): Promise<Encoding> => {
   encoding ??= import('gpt-tokenizer/encoding/o200k_base');

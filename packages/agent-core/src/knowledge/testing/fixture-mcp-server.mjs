@@ -74,6 +74,8 @@ function createFixtureServer() {
 
 if (process.argv[2] === '--stdio') {
   await createFixtureServer().connect(new StdioServerTransport());
+  // The client closes stdin to stop a stdio server (the MCP spec's shutdown): leave then, as a real server does.
+  process.stdin.once('end', () => process.exit(0));
 } else {
   const http = createServer(async (req, res) => {
     if (req.method !== 'POST') return void res.writeHead(405).end();
