@@ -11,6 +11,7 @@ import type { McpContext } from './mcp/mcp-context.ts';
 import type { ServerMetrics } from './ops/metrics.ts';
 import { RUN_HEARTBEAT_MS, type RunEngine, type RunSettings } from './runs/run-engine.ts';
 import type { RunService } from './runs/run-service.ts';
+import type { ModelInfo } from './schema/context.ts';
 
 /** The agents' settings when {@link AppOptions.runSettings} leaves them out. */
 export const DEFAULT_RUN_SETTINGS: RunSettings = {
@@ -105,7 +106,7 @@ export interface App {
   /** Consultations and their turns (tests wait on their outcomes). */
   consultations: ConsultationService;
   /** Which model the agents use (offline when no OPENAI_* variables are set). */
-  model: { offline: boolean; label: string };
+  model: ModelInfo;
   localUser: User | null;
   localToken: string | null;
   /** What MCP tools act through for `access` (the stdio command serves them without HTTP). */

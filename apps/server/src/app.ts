@@ -30,7 +30,7 @@ import { InstrumentedModel } from './ops/instrumented-model.ts';
 import { ServerMetrics } from './ops/metrics.ts';
 import { createOpsRoutes } from './ops/ops-routes.ts';
 import { createOpsServer } from './ops/ops-server.ts';
-import type { GraphQLContext } from './schema/context.ts';
+import type { GraphQLContext, ModelInfo } from './schema/context.ts';
 import { schema } from './schema/schema.ts';
 
 export type { App, AppOptions } from './app-options.ts';
@@ -57,7 +57,11 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     { db, bus, metrics, model, logError },
     options,
   );
-  const modelInfo = { offline: model.offline, label: model.label };
+  const modelInfo: ModelInfo = {
+    offline: model.offline,
+    label: model.label,
+    capabilities: () => model.capabilities(),
+  };
   const cache = new MapReadCache();
   const services = { runs, consultations, notes };
   const commandsOf = (access: Access) => ({ ...commands, viewer: access.viewer, scope: access.scope });

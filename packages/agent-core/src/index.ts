@@ -111,13 +111,22 @@ export * from './knowledge/index.ts';
 export { detectLanguage } from './language/detect-language.ts';
 // Models
 export { createModelFromEnv } from './model/create-model.ts';
+export {
+  CapabilityRegistry,
+  FULL_CAPABILITIES,
+  type ModelCapabilities,
+  processCapabilities,
+  STRUCTURED_OUTPUTS,
+  type StructuredOutput,
+} from './model/endpoint-capabilities.ts';
 export { estimatePromptTokens, estimateTextTokens } from './model/estimate-tokens.ts';
 export { InMemoryTokenLedger } from './model/in-memory-token-ledger.ts';
 export { MeteredModel, type MeterOptions } from './model/metered-model.ts';
-export { modelConfigFromEnv, type OpenAiModelConfig } from './model/model-config.ts';
+export { type CheckRow, checkModel, formatModelCheck, type ModelCheck } from './model/model-check.ts';
+export { type AgentEndpoint, modelConfigFromEnv, type OpenAiModelConfig } from './model/model-config.ts';
 export { OFFLINE_LABEL } from './model/offline-answers.ts';
 export { OfflineModel } from './model/offline-model.ts';
-export { OpenAiModel } from './model/openai-model.ts';
+export { OpenAiModel, type ToolRequest } from './model/openai-model.ts';
 export {
   BUDGET_RULES,
   type BudgetGrant,

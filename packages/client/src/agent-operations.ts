@@ -128,6 +128,11 @@ export const AGENT_MODEL = graphql(`
     agentModel {
       offline
       label
+      capabilities {
+        structuredOutput
+        streamUsage
+        toolChoice
+      }
     }
   }
 `);

@@ -36,6 +36,8 @@ export const CONSULTATION_FIELDS = graphql(`
     context
     summary
     busy
+    failureCode
+    failureReason
     logs {
       at
       text

@@ -42,8 +42,8 @@ export const DASHBOARD = graphql(
             askedAt
             expiresAt
           }
-          tokensByDay { day promptTokens completionTokens }
-          tokensByMap { mapId mapTitle promptTokens completionTokens }
+          tokensByDay { day promptTokens completionTokens estimated }
+          tokensByMap { mapId mapTitle promptTokens completionTokens estimated }
           errorsByCode { code count }
           recentErrors { runId mapId mapTitle nodeId code error at }
         }

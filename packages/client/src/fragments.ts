@@ -104,6 +104,7 @@ export const RUN_FIELDS = graphql(`
     raw
     promptTokens
     completionTokens
+    tokensEstimated
     createdAt
     finishedAt
     forkedFromRunId
@@ -302,6 +303,7 @@ export const EVENT_FIELDS = graphql(
       run {
         promptTokens
         completionTokens
+        tokensEstimated
       }
     }
     ... on RunFailed {

@@ -268,6 +268,12 @@ describe.each(providers)('run log on %s', (provider) => {
     await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', { promptTokens: 10, completionTokens: 20 }));
     const settled = await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(settled).toMatchObject({ status: 'WAITING', promptTokens: 15, completionTokens: 27, tokensReserved: 0 });
+    expect(settled.tokensEstimated).toBe(false);
+    // Tokens counted locally mark the run; a later settle with reported ones leaves the mark.
+    const estimated = { promptTokens: 1, completionTokens: 1, estimated: true };
+    await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', estimated));
+    await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', { promptTokens: 1, completionTokens: 1 }));
+    expect((await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).tokensEstimated).toBe(true);
     expect(settled.updatedAt.getTime()).toBeGreaterThanOrEqual(run.updatedAt.getTime());
   });
 
@@ -323,9 +329,11 @@ describe.each(providers)('run log on %s', (provider) => {
       { status: 'COMPLETED' as const, output: { conclusion: '结论', n: [1, 2] }, finishedAt },
       { status: 'FAILED' as const, error: 'broke', errorCode: 'MODEL_ERROR', raw: '{"x":1}', finishedAt },
     ]) {
-      const ended = await db.write((tx) => db.runLog.endRun(tx, mine.run.id, end, spent));
+      // The failure's tokens were counted locally: it marks the run.
+      const tokens = end.status === 'FAILED' ? { ...spent, estimated: true } : spent;
+      const ended = await db.write((tx) => db.runLog.endRun(tx, mine.run.id, end, tokens));
       expect(ended).toEqual(await db.read.agentRun.findUnique({ where: { id: mine.run.id } }));
-      expect(ended).toMatchObject({ ...end, tokensReserved: 0 });
+      expect(ended).toMatchObject({ ...end, tokensReserved: 0, tokensEstimated: end.status === 'FAILED' });
     }
     // The ends added their tokens to the run's own, and the failure kept the output of the completion before it.
     const ended = await db.read.agentRun.findUniqueOrThrow({ where: { id: mine.run.id } });

@@ -20,7 +20,12 @@ export type NodeStateChange = Partial<Pick<Node, 'status' | 'statusReason' | 'in
 export interface RunTokens {
   promptTokens: number;
   completionTokens: number;
+  /** True when some of them were counted locally (the endpoint reported no usage): the run is marked so. */
+  estimated?: boolean;
 }
+
+/** The run's `tokensEstimated` set when `spent` was estimated (never cleared: one estimate makes the sum one). */
+const estimatedOf = (spent: RunTokens) => (spent.estimated ? { tokensEstimated: true } : {});
 
 /** A run on a node, as a new run on it checks it (busy, or paused on a gate it replaces). */
 export type NodeRun = Pick<AgentRun, 'id' | 'mapId' | 'agent' | 'status'>;
@@ -196,6 +201,7 @@ export const runLog: RunLog = {
         status,
         promptTokens: { increment: spent.promptTokens },
         completionTokens: { increment: spent.completionTokens },
+        ...estimatedOf(spent),
         tokensReserved: 0,
       },
     });
@@ -221,6 +227,7 @@ export const runLog: RunLog = {
         ...(output === undefined ? {} : { output: output as object }),
         promptTokens: { increment: spent.promptTokens },
         completionTokens: { increment: spent.completionTokens },
+        ...estimatedOf(spent),
         tokensReserved: 0,
       },
     });

@@ -31,6 +31,9 @@ function contract<S extends z.ZodType>(version: number, payload: S, upgrades: Re
   return { version, payload, upgrades } satisfies EventContract<S>;
 }
 
+/** A stored value that should be an object, as one (anything else reads as empty). */
+const objectIn = (value: unknown): object => (typeof value === 'object' && value !== null ? value : {});
+
 // Version 1 of the row-carrying events stored whole database rows (dates already ISO strings): the snapshot's
 // fields are picked out of them (a field the row did not have yet becomes null), then parsed as the contract.
 const wholeRow =
@@ -49,7 +52,7 @@ const dependencyPayload = z.object({ dependency: dependencySnapshot });
 const withoutStaleness: Upgrade = (payload) => ({
   ...payload,
   node: {
-    ...(payload.node as object),
+    ...objectIn(payload.node),
     staleReason: null,
     staleSourceId: null,
     staleSourceQuestion: null,
@@ -60,9 +63,14 @@ const fromNodeRow = { 1: wholeRow('node', nodeSnapshot), 2: withoutStaleness };
 // Version 2 run snapshots came before runs could be forked: theirs was not.
 const withoutFork: Upgrade = (payload) => ({
   ...payload,
-  run: { ...(payload.run as object), forkedFromRunId: null, forkedFromStep: null },
+  run: { ...objectIn(payload.run), forkedFromRunId: null, forkedFromStep: null },
 });
-const fromRunRow = { 1: wholeRow('run', runSnapshot), 2: withoutFork };
+// Version 3 run snapshots came before token counts could be estimated: theirs were reported.
+const withoutEstimate: Upgrade = (payload) => ({
+  ...payload,
+  run: { ...objectIn(payload.run), tokensEstimated: false },
+});
+const fromRunRow = { 1: wholeRow('run', runSnapshot), 2: withoutFork, 3: withoutEstimate };
 const fromQuestionRow = { 1: wholeRow('question', questionSnapshot) };
 const fromDependencyRow = { 1: wholeRow('dependency', dependencySnapshot) };
 // Version 1 steps came before parallel branches were told apart: theirs was none.
@@ -114,7 +122,7 @@ export const EVENT_CONTRACTS = {
     1,
     z.object({ nodeId: z.string(), conversationId: z.string(), kind: conversationKind, clearedCount: z.number() }),
   ),
-  RunStarted: contract(3, runPayload, fromRunRow),
+  RunStarted: contract(4, runPayload, fromRunRow),
   AgentStep: contract(
     2,
     z.object({
@@ -133,13 +141,13 @@ export const EVENT_CONTRACTS = {
   AgentQuestion: contract(2, questionPayload, fromQuestionRow),
   QuestionResolved: contract(2, questionPayload, fromQuestionRow),
   AgentTokens: contract(1, z.object({ runId: z.string(), nodeId: z.string().nullable(), text: z.string() })),
-  RunFinished: contract(3, runPayload, fromRunRow),
-  RunFailed: contract(3, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
+  RunFinished: contract(4, runPayload, fromRunRow),
+  RunFailed: contract(4, runPayload.extend({ code: z.string(), reason: z.string() }), fromRunRow),
   /** A run was accepted on a node with open dependencies; it starts by itself (RunStarted) when they conclude. */
   RunWaitingForDependencies: contract(
-    2,
+    3,
     runPayload.extend({ waitingFor: z.array(z.object({ id: z.string(), question: z.string() })) }),
-    { 1: withoutFork },
+    { 1: withoutFork, 2: withoutEstimate },
   ),
   /** A run decided something about a node (intent, strategy, sub-questions, …), with why and who decided. */
   DecisionRecorded: contract(1, z.object({ decision: decisionSnapshot })),

@@ -123,6 +123,8 @@ export const runSnapshot = z.object({
   raw: z.string().nullable(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
+  /** Some of its tokens were counted locally (the endpoint reported no usage). */
+  tokensEstimated: z.boolean(),
   createdAt: isoDate,
   updatedAt: isoDate,
   finishedAt: isoDate.nullable(),
@@ -272,6 +274,7 @@ export function toRunSnapshot(run: Source<AgentRun>): RunSnapshot {
     raw: run.raw ?? null,
     promptTokens: run.promptTokens,
     completionTokens: run.completionTokens,
+    tokensEstimated: run.tokensEstimated ?? false,
     createdAt: iso(run.createdAt),
     updatedAt: iso(run.updatedAt),
     finishedAt: isoOrNull(run.finishedAt),

@@ -207,9 +207,17 @@ export async function logConsultation(ctx: CommandContext, consultationId: strin
 }
 
 /** A turn started or ended: `busy` is what a restarted server resumes. */
-export async function setConsultationBusy(ctx: CommandContext, consultationId: string, busy: boolean, line?: string) {
+export async function setConsultationBusy(
+  ctx: CommandContext,
+  consultationId: string,
+  busy: boolean,
+  line?: string,
+  /** How the turn failed, kept on the consultation until the next turn starts (which clears it). */
+  failure?: { code: string; reason: string },
+) {
   await onConsultation(ctx, consultationId, async (tx, emit) => {
-    await tx.consultation.update({ where: { id: consultationId }, data: { busy } });
+    const failed = { failureCode: failure?.code ?? null, failureReason: failure?.reason ?? null };
+    await tx.consultation.update({ where: { id: consultationId }, data: { busy, ...failed } });
     emit(changed(consultationId, busy ? 'TURN_STARTED' : 'TURN_ENDED', null, line ?? null));
   });
 }

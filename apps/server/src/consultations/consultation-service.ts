@@ -4,7 +4,6 @@ import {
   createConsultationGraph,
   isAgentError,
   type ModelPort,
-  type SentMessage,
   type TurnOutcome,
 } from '@thinkingmap/agent-core';
 import { AgentGraph, type Consultation, ConsultationStage, type Database } from '@thinkingmap/db';
@@ -116,11 +115,8 @@ export class ConsultationService {
       return { message, turn: Promise.resolve({ status: 'waiting' }) };
     }
     try {
-      const sent: SentMessage = await this.conductor.send(found.id, input.text, found.strategy);
-      void sent.turn.then((outcome) => {
-        if (outcome.status === 'failed' && outcome.code === 'INTERNAL') this.options.logError(outcome.reason);
-      });
-      return sent;
+      // A failed turn is logged and kept on the consultation by its store (turnEnded).
+      return await this.conductor.send(found.id, input.text, found.strategy);
     } catch (error) {
       if (error instanceof ConsultationBusyError || isAgentError(error, 'CONSULTATION_BUSY'))
         throw new ConsultationBusyConflict('the consultation is still answering the previous message');

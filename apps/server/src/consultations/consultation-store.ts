@@ -198,8 +198,10 @@ export class CommandConsultationStore
     if (outcome.status === 'failed') {
       const row = await ctx.db.read.consultation.findUnique({ where: { id: consultationId }, include: { map: true } });
       const language = row?.map?.language ?? 'en';
-      await setConsultationBusy(ctx, consultationId, false, `${FAILED[language]}: ${outcome.reason}`);
-      if (outcome.raw) this.logError(new Error(`consultation ${consultationId}: ${outcome.code}: ${outcome.raw}`));
+      const raw = outcome.raw ? ` (model wrote: ${outcome.raw.slice(0, 500)})` : '';
+      this.logError(`consultation ${consultationId} turn failed: ${outcome.code}: ${outcome.reason}${raw}`);
+      const failure = { code: outcome.code, reason: outcome.reason };
+      await setConsultationBusy(ctx, consultationId, false, `${FAILED[language]}: ${outcome.reason}`, failure);
     } else await setConsultationBusy(ctx, consultationId, false, outcome.status);
   }
 

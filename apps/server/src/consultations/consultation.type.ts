@@ -136,6 +136,13 @@ export const ConsultationRef = builder.prismaObject('Consultation', {
     context: t.expose('context', { type: 'JSON', description: 'Short facts the planner keeps, by key.' }),
     summary: t.exposeString('summary', { description: 'What the compressed messages were summarised into.' }),
     busy: t.exposeBoolean('busy', { description: 'A turn is running.' }),
+    failureCode: t.exposeString('failureCode', {
+      nullable: true,
+      description:
+        'How the last turn failed (MODEL_UNAVAILABLE, MODEL_TIMEOUT, MODEL_UNPARSEABLE, …); null when it did not. ' +
+        'The message it answered stays unplanned and is answered by the next turn.',
+    }),
+    failureReason: t.exposeString('failureReason', { nullable: true, description: 'What happened, in words.' }),
     logs: t.field({ type: [ConsultationLogRef], resolve: (c) => consultationLogs.parse(c.logs) }),
     messages: t.relation('messages', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
     records: t.relation('records', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),

@@ -58,6 +58,9 @@ const DayTokensRef = builder.objectRef<Dashboard['tokensByDay'][number]>('DayTok
     day: t.exposeString('day', { description: 'The UTC day, YYYY-MM-DD.' }),
     promptTokens: t.exposeInt('promptTokens'),
     completionTokens: t.exposeInt('completionTokens'),
+    estimated: t.exposeBoolean('estimated', {
+      description: 'Some of these tokens were counted locally: an endpoint streamed without reporting usage.',
+    }),
   }),
 });
 
@@ -67,6 +70,9 @@ const MapTokensRef = builder.objectRef<Dashboard['tokensByMap'][number]>('MapTok
     mapTitle: t.exposeString('mapTitle'),
     promptTokens: t.exposeInt('promptTokens'),
     completionTokens: t.exposeInt('completionTokens'),
+    estimated: t.exposeBoolean('estimated', {
+      description: 'Some of these tokens were counted locally: an endpoint streamed without reporting usage.',
+    }),
   }),
 });
 

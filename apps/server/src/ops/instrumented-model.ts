@@ -1,4 +1,11 @@
-import type { ChatRequest, ChatResult, ModelPort, StructuredRequest, StructuredResult } from '@thinkingmap/agent-core';
+import type {
+  ChatRequest,
+  ChatResult,
+  ModelCapabilities,
+  ModelPort,
+  StructuredRequest,
+  StructuredResult,
+} from '@thinkingmap/agent-core';
 import { propertyOf } from '../commands/input.ts';
 import type { ServerMetrics } from './metrics.ts';
 
@@ -21,6 +28,10 @@ export class InstrumentedModel implements ModelPort {
 
   get label(): string {
     return this.#inner.label;
+  }
+
+  capabilities(): ModelCapabilities | undefined {
+    return this.#inner.capabilities?.();
   }
 
   chat(request: ChatRequest): Promise<ChatResult> {

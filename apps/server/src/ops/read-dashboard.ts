@@ -56,9 +56,16 @@ export interface Dashboard {
   runsWaiting: DashboardRun[];
   questions: DashboardQuestion[];
   /** Tokens per UTC day in the range, every day listed (zero included), oldest first. */
-  tokensByDay: { day: string; promptTokens: number; completionTokens: number }[];
+  /** `estimated`: some of the sum was counted locally (an endpoint that reported no usage). */
+  tokensByDay: { day: string; promptTokens: number; completionTokens: number; estimated: boolean }[];
   /** Tokens per map in the range, most first; maps that spent nothing are left out. */
-  tokensByMap: { mapId: string; mapTitle: string; promptTokens: number; completionTokens: number }[];
+  tokensByMap: {
+    mapId: string;
+    mapTitle: string;
+    promptTokens: number;
+    completionTokens: number;
+    estimated: boolean;
+  }[];
   /** Failed runs in the range by error code, most first. */
   errorsByCode: { code: string; count: number }[];
   /** The latest failed runs in the range. */
@@ -104,7 +111,7 @@ export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to:
     }),
     db.agentRun.findMany({
       where: { ...ofViewer, createdAt: inRange, OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }] },
-      select: { mapId: true, createdAt: true, promptTokens: true, completionTokens: true },
+      select: { mapId: true, createdAt: true, promptTokens: true, completionTokens: true, tokensEstimated: true },
     }),
     db.agentRun.groupBy({
       by: ['errorCode'],
@@ -205,25 +212,30 @@ function countBy<S extends string>(values: S[]): StatusCount<S>[] {
 
 /** Sums the runs' tokens per UTC day and per map. */
 function tokenSpend(
-  runs: { mapId: string; createdAt: Date; promptTokens: number; completionTokens: number }[],
+  runs: { mapId: string; createdAt: Date; promptTokens: number; completionTokens: number; tokensEstimated: boolean }[],
   titleOf: Map<string, string>,
   from: Date,
   to: Date,
 ): Pick<Dashboard, 'tokensByDay' | 'tokensByMap'> {
-  const byDay = new Map(daysBetween(from, to).map((day) => [day, { day, promptTokens: 0, completionTokens: 0 }]));
+  const byDay = new Map(
+    daysBetween(from, to).map((day) => [day, { day, promptTokens: 0, completionTokens: 0, estimated: false }]),
+  );
   const byMap = new Map<string, Dashboard['tokensByMap'][number]>();
   for (const run of runs) {
     const day = byDay.get(dayOf(run.createdAt));
     if (day) {
       day.promptTokens += run.promptTokens;
       day.completionTokens += run.completionTokens;
+      day.estimated ||= run.tokensEstimated;
     }
     const map = byMap.get(run.mapId) ?? {
       mapId: run.mapId,
       mapTitle: titleOf.get(run.mapId) ?? '',
       promptTokens: 0,
       completionTokens: 0,
+      estimated: false,
     };
+    map.estimated ||= run.tokensEstimated;
     map.promptTokens += run.promptTokens;
     map.completionTokens += run.completionTokens;
     byMap.set(run.mapId, map);

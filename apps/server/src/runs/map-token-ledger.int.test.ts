@@ -46,4 +46,15 @@ describe.each(providers)("a map's token ledger on %s", (provider) => {
     expect(map.tokensUsed).toBe(8 * 15 * 120);
     expect(row).toMatchObject({ promptTokens: 8 * 15 * 100, completionTokens: 8 * 15 * 20, tokensReserved: 0 });
   });
+
+  it('should mark the run estimated once a settled call was counted locally, and keep it so', async () => {
+    const run = await runOnMap(10_000);
+    const ledger = new MapTokenLedgers(db).forRun(run, 'en');
+    const estimated = async () => (await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).tokensEstimated;
+    await (await ledger.reserve(10)).settle({ promptTokens: 10, completionTokens: 5 });
+    expect(await estimated()).toBe(false);
+    await (await ledger.reserve(10)).settle({ promptTokens: 12, completionTokens: 7, estimated: true });
+    await (await ledger.reserve(10)).settle({ promptTokens: 10, completionTokens: 5 });
+    expect(await estimated()).toBe(true);
+  });
 });

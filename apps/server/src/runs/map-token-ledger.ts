@@ -117,6 +117,7 @@ export class MapTokenLedgers {
               ...(tokens ? { tokensReserved: 0 } : {}),
               promptTokens: { increment: usage.promptTokens },
               completionTokens: { increment: usage.completionTokens },
+              ...(usage.estimated ? { tokensEstimated: true } : {}),
             },
           });
           if (spent) await tx.map.updateMany({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });

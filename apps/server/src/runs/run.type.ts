@@ -1,6 +1,8 @@
+import type { ModelCapabilities } from '@thinkingmap/agent-core';
 import { AgentGraph, QuestionKind } from '@thinkingmap/db';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
+import type { ModelInfo } from '../schema/context.ts';
 import { QuestionStatusEnum, RunStatusEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
 import { ANSWERABLE_QUESTION, isAnswerable } from './answerable-questions.ts';
@@ -27,6 +29,11 @@ export const AgentRunRef = builder.prismaObject('AgentRun', {
     }),
     promptTokens: t.exposeInt('promptTokens'),
     completionTokens: t.exposeInt('completionTokens'),
+    tokensEstimated: t.exposeBoolean('tokensEstimated', {
+      description:
+        'True when some of its tokens were counted locally with a tokenizer: the endpoint streamed without ' +
+        'reporting usage (it refuses `stream_options`). The dashboard marks such counts with ≈.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
@@ -107,9 +114,37 @@ builder.queryField('pendingQuestions', (t) =>
   }),
 );
 
-const ModelInfoRef = builder.objectRef<{ offline: boolean; label: string }>('ModelInfo').implement({
+const CapabilitiesRef = builder.objectRef<ModelCapabilities>('ModelCapabilities').implement({
+  description:
+    'What the model endpoint was found to accept so far in this process (or was configured to use): each ' +
+    'starts at the strongest and falls back when the endpoint refuses it with an error naming it.',
+  fields: (t) => ({
+    structuredOutput: t.exposeString('structuredOutput', {
+      description:
+        'How structured answers are asked for: `json_schema`, `json_object` (the schema in the prompt) or ' +
+        '`prompt` (no response_format; the schema in the prompt). Every answer is validated and repaired once.',
+    }),
+    streamUsage: t.exposeString('streamUsage', {
+      description: '`reported` by the endpoint at the end of a stream, or `estimated` locally with a tokenizer.',
+    }),
+    toolChoice: t.exposeString('toolChoice', {
+      description: '`named` when tool_choice may name a function, `auto` when only auto is accepted.',
+    }),
+  }),
+});
+
+const ModelInfoRef = builder.objectRef<ModelInfo>('ModelInfo').implement({
   description: 'Which model the agents use. Offline means deterministic built-in answers (no key configured).',
-  fields: (t) => ({ offline: t.exposeBoolean('offline'), label: t.exposeString('label') }),
+  fields: (t) => ({
+    offline: t.exposeBoolean('offline'),
+    label: t.exposeString('label'),
+    capabilities: t.field({
+      type: CapabilitiesRef,
+      nullable: true,
+      description: 'What its endpoint accepts (null for the offline model).',
+      resolve: (model) => model.capabilities() ?? null,
+    }),
+  }),
 });
 
 builder.queryField('agentModel', (t) => t.field({ type: ModelInfoRef, resolve: (_root, _args, ctx) => ctx.model }));

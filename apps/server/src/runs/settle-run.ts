@@ -90,6 +90,7 @@ export async function settleRun(
         const tokens = {
           promptTokens: { increment: unsettled.promptTokens },
           completionTokens: { increment: unsettled.completionTokens },
+          ...(unsettled.estimated ? { tokensEstimated: true } : {}),
           tokensReserved: 0,
         };
         await tx.agentRun.update({ where: { id: run.id }, data: tokens });

@@ -1,3 +1,4 @@
+import type { ModelCapabilities } from '@thinkingmap/agent-core';
 import type { Database, User } from '@thinkingmap/db';
 import type { TokenRevocations } from '../auth/token-revocations.ts';
 import type { Access } from '../commands/access.ts';
@@ -11,6 +12,13 @@ import type { MapReadCache } from '../maps/map-read-cache.ts';
 import type { RunService } from '../runs/run-service.ts';
 
 /** What every resolver sees. */
+/** Which model the agents use; `capabilities` is read when asked (it changes as the endpoint is found out). */
+export interface ModelInfo {
+  offline: boolean;
+  label: string;
+  capabilities(): ModelCapabilities | undefined;
+}
+
 export interface GraphQLContext extends Deadline {
   db: Database;
   bus: EventBus;
@@ -30,7 +38,8 @@ export interface GraphQLContext extends Deadline {
   consultations: ConsultationService;
   notes: FileNotes;
   /** Which model the agents use. */
-  model: { offline: boolean; label: string };
+  /** Which model the agents use, and what its endpoint was found to accept so far. */
+  model: ModelInfo;
   /** The same context the command layer takes, so resolvers stay one line. */
   commands: CommandContext;
 }

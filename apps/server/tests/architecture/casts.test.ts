@@ -15,7 +15,7 @@ const SKIPPED_DIRS = new Set(['node_modules', 'generated', 'dist', 'build', '.sv
  * The most type assertions (`x as T`, `<T>x`; `as const` aside) non-test code may hold. Lower it when a change
  * removes some; the aim is fewer than 60 in the whole repository.
  */
-const MAX_CASTS = 117;
+const MAX_CASTS = 115;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -2,7 +2,9 @@ import { OpenAiModel } from '@thinkingmap/agent-core';
 import {
   type OpenAiServer,
   type RecordedRequest,
+  type Refusals,
   type ScriptedReply,
+  schemaNameOf,
   startOpenAiServer,
 } from '@thinkingmap/agent-core/testing';
 
@@ -15,11 +17,16 @@ export type SchemaAnswer = (prompt: string, call: number) => ScriptedReply | obj
  */
 export async function startScriptedModel(
   script: Record<string, SchemaAnswer>,
-  options: { /** How long the model may stay silent (default 2 s). */ timeoutMs?: number } = {},
+  options: {
+    /** How long the model may stay silent (default 2 s). */
+    timeoutMs?: number;
+    /** Request features the endpoint refuses, as providers do (see `Refusals`). */
+    refuse?: Refusals;
+  } = {},
 ) {
   const calls = new Map<string, number>();
   const respond = (request: RecordedRequest): ScriptedReply => {
-    const name = request.body.response_format?.json_schema?.name ?? 'text';
+    const name = schemaNameOf(request) ?? 'text';
     const n = (calls.get(name) ?? 0) + 1;
     calls.set(name, n);
     const prompt = (request.body.messages ?? []).map((m) => m.content).join('\n');
@@ -29,7 +36,7 @@ export async function startScriptedModel(
       ? (answer as ScriptedReply)
       : { content: JSON.stringify(answer), chunkSize: 8 };
   };
-  const server: OpenAiServer = await startOpenAiServer({ respond });
+  const server: OpenAiServer = await startOpenAiServer({ respond, refuse: options.refuse });
   const model = new OpenAiModel({
     apiKey: 'test-key',
     baseURL: server.baseURL,

@@ -29,7 +29,7 @@ describe('MeteredModel over the OpenAI-compatible endpoint', () => {
     await model.structured(ask);
     const sent = server.requests[0]!.body;
     const estimate = await estimatePromptTokens(
-      [...messages, jsonInstruction(Answer)],
+      [...messages, jsonInstruction(Answer, ask.schemaName)],
       JSON.stringify((sent.response_format as { json_schema: { schema: unknown } }).json_schema.schema),
     );
     expect(sent.max_tokens).toBe(1000 - estimate);

@@ -9,6 +9,7 @@ import type {
   StructuredResult,
 } from '../ports/model-port.ts';
 import type { TokenLedger, TokenReservation } from '../ports/token-ledger.ts';
+import type { ModelCapabilities } from './endpoint-capabilities.ts';
 import { InMemoryTokenLedger } from './in-memory-token-ledger.ts';
 
 /** Options of {@link MeteredModel}. */
@@ -26,6 +27,7 @@ export interface MeterOptions {
 const add = (total: ModelUsage, usage: ModelUsage) => {
   total.promptTokens += usage.promptTokens;
   total.completionTokens += usage.completionTokens;
+  if (usage.estimated) total.estimated = true;
 };
 
 /**
@@ -54,6 +56,10 @@ export class MeteredModel implements ModelPort {
       (options.budget === null || options.budget === undefined
         ? undefined
         : new InMemoryTokenLedger(options.budget, options.language));
+  }
+
+  capabilities(): ModelCapabilities | undefined {
+    return this.inner.capabilities?.();
   }
 
   chat(request: ChatRequest): Promise<ChatResult> {

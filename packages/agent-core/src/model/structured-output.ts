@@ -31,12 +31,21 @@ export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 
-/** The system instruction appended to structured calls, so endpoints without JSON-schema support still comply. */
-export function jsonInstruction(schema: z.ZodType): ChatMessage {
+/**
+ * The system instruction appended to structured calls, so endpoints without JSON-schema support still comply:
+ * the schema's name and the schema itself. It says "json" in lower case, which DeepSeek requires of prompts
+ * sent with `response_format: json_object`.
+ */
+export function jsonInstruction(schema: z.ZodType, name = 'answer'): ChatMessage {
   return {
     role: 'system',
-    content: `Answer with one JSON object only, no prose, matching this JSON schema:\n${JSON.stringify(jsonSchemaOf(schema))}`,
+    content: `Answer in json: one JSON object only, no prose, matching the JSON schema "${name}":\n${JSON.stringify(jsonSchemaOf(schema))}`,
   };
+}
+
+/** The schema name a structured call's instruction names (see {@link jsonInstruction}), if any. */
+export function instructedSchemaName(prompt: string): string | null {
+  return /matching the JSON schema "([^"]+)"/.exec(prompt)?.[1] ?? null;
 }
 
 /** The two messages of the single repair attempt: the invalid answer and what was wrong with it. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Language } from '../domain/enums.ts';
+import type { ModelCapabilities } from '../model/endpoint-capabilities.ts';
 import type { ReadableFields } from '../model/readable-stream.ts';
 
 /** The agents that call a model; used for per-agent model overrides (`MODEL_<AGENT>`) and by the offline model. */
@@ -36,6 +37,8 @@ export interface ChatMessage {
 export interface ModelUsage {
   promptTokens: number;
   completionTokens: number;
+  /** True when the endpoint reported no usage and these were counted locally with a tokenizer. */
+  estimated?: boolean;
 }
 
 /**
@@ -132,4 +135,6 @@ export interface ModelPort {
   chat(request: ChatRequest): Promise<ChatResult>;
   /** A JSON answer validated against `request.schema`, repaired once. */
   structured<T>(request: StructuredRequest<T>): Promise<StructuredResult<T>>;
+  /** What the endpoint was found to accept so far (absent for models without an endpoint). */
+  capabilities?(): ModelCapabilities | undefined;
 }

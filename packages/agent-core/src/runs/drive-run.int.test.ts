@@ -117,7 +117,9 @@ describe('driveRun against a real OpenAI-compatible HTTP endpoint', () => {
   it('should report a cancelled run as CANCELLED', async () => {
     const { outcome, events } = await driveAborted();
     expect(outcome.status).toBe('CANCELLED');
-    expect(events.lines.at(-1)).toBe('run failed CANCELLED');
+    // LangGraph rejects on the abort by itself while the step's model call unwinds: the step's own 'left'
+    // may come before or after the run's end, which is reported once.
+    expect(events.lines.filter((line) => line.startsWith('run '))).toEqual(['run failed CANCELLED']);
   });
 
   it('should end a drive its process released without ending the run: no RunFailed, the run resumes elsewhere', async () => {

@@ -13,8 +13,12 @@ export { InMemoryStore } from './in-memory-store.ts';
 export {
   type OpenAiServer,
   type OpenAiServerOptions,
+  REFUSE_ALL,
   type RecordedRequest,
+  type Refusals,
+  refusalOf,
   type ScriptedReply,
+  schemaNameOf,
   startOpenAiServer,
 } from './openai-server.ts';
 export { RecordingEvents } from './recording-events.ts';

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { instructedSchemaName } from '../model/structured-output.ts';
 
 /** One scripted answer of the fake endpoint. */
 export type ScriptedReply =
@@ -16,6 +17,8 @@ export type ScriptedReply =
       pauseAfterChars?: number;
       resume?: Promise<unknown>;
       usage?: { promptTokens: number; completionTokens: number };
+      /** Not streaming: answer as a call of this function with these arguments (and `content` as text). */
+      toolCall?: { name: string; arguments: string };
     }
   /** Answers an HTTP error (429, 500, 503, …) with an OpenAI-style error body. */
   | { status: number; message?: string; retryAfterSeconds?: number; delayMs?: number }
@@ -35,8 +38,52 @@ export interface RecordedRequest {
   };
 }
 
+/**
+ * Request features the endpoint refuses with a 400 naming them, as the providers do: `responseFormat`
+ * `json_schema` refuses JSON schemas the way DeepSeek does (and, like DeepSeek, `json_object` unless the
+ * prompt says "json"); `all` refuses any `response_format`; `streamOptions` refuses `stream_options`;
+ * `toolChoice` refuses a `tool_choice` other than `auto` or `none`.
+ */
+export interface Refusals {
+  responseFormat?: 'json_schema' | 'all';
+  streamOptions?: boolean;
+  toolChoice?: boolean;
+}
+
+/**
+ * The schema a structured request asks for: its JSON schema's name, or, where the schema went into the prompt
+ * (json_object, or no response_format), the name the instruction gives; null for a chat request.
+ */
+export function schemaNameOf(request: RecordedRequest): string | null {
+  const named = request.body.response_format?.json_schema?.name;
+  if (named) return named;
+  return instructedSchemaName((request.body.messages ?? []).map((m) => m.content).join('\n'));
+}
+
+/** Every refusal at once. */
+export const REFUSE_ALL: Refusals = { responseFormat: 'all', streamOptions: true, toolChoice: true };
+
+/** The message of the 400 the endpoint answers `request` with under `refusals`, or null to answer it. */
+export function refusalOf(request: RecordedRequest, refusals: Refusals): string | null {
+  const format = request.body.response_format?.type;
+  if (format && refusals.responseFormat === 'all') return `response_format is not supported (got "${format}")`;
+  if (format === 'json_schema' && refusals.responseFormat === 'json_schema')
+    return 'This response_format type is unavailable now';
+  const prompt = (request.body.messages ?? []).map((m) => m.content).join('\n');
+  if (format === 'json_object' && refusals.responseFormat && !prompt.includes('json'))
+    return "Prompt must contain the word 'json' in some form to use 'response_format' of type 'json_object'.";
+  if (refusals.streamOptions && request.body.stream_options !== undefined)
+    return 'stream_options: Extra inputs are not permitted';
+  const choice = request.body.tool_choice;
+  if (refusals.toolChoice && choice !== undefined && choice !== 'auto' && choice !== 'none')
+    return `tool_choice must be "auto" or "none", got ${JSON.stringify(choice)}`;
+  return null;
+}
+
 /** Options of {@link startOpenAiServer}. */
 export interface OpenAiServerOptions {
+  /** Request features refused with a 400 before any reply is used. */
+  refuse?: Refusals;
   /** Replies used in order, one per request. */
   replies?: ScriptedReply[];
   /** Answers when the queue is empty; without it an empty queue answers 500 "no scripted reply". */
@@ -140,7 +187,14 @@ async function answer(request: RecordedRequest, reply: ScriptedReply, res: Serve
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content, refusal: null },
+          message: {
+            role: 'assistant',
+            content: reply.toolCall ? null : content,
+            refusal: null,
+            ...(reply.toolCall
+              ? { tool_calls: [{ id: `call_${id}`, type: 'function', function: reply.toolCall }] }
+              : {}),
+          },
           finish_reason: metered.finish,
           logprobs: null,
         },
@@ -202,6 +256,13 @@ export async function startOpenAiServer(options: OpenAiServerOptions = {}): Prom
       }
       const request: RecordedRequest = { path, headers: req.headers, body };
       requests.push(request);
+      const refused = options.refuse && refusalOf(request, options.refuse);
+      if (refused) {
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: refused, type: 'invalid_request_error', code: null } }));
+        return;
+      }
       const reply = queue.shift() ?? options.respond?.(request) ?? { status: 500, message: 'no scripted reply left' };
       // A client that hung up mid-answer (an aborted request): drop the socket, the test looks at the client.
       answer(request, reply, res).catch(() => res.destroy());

@@ -19,6 +19,8 @@ export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 
   finishedAt: string | null;
   /** Model tokens it spent, when known. */
   tokens: number | null;
+  /** Some of `tokens` were counted locally (the endpoint reported no usage): shown with ≈. */
+  tokensEstimated?: boolean;
   /** While WAITING_FOR_DEPENDENCIES: the questions it waits for (it starts by itself once they conclude). */
   waitingFor: string[];
   /** The step of an earlier run this one was forked from (see forkRun), null for a run started afresh. */
@@ -28,7 +30,16 @@ export type RunActivity = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 
 /** A run as the RUNS query reports it, to seed from. */
 export type SeedRun = Pick<AgentRun, 'id' | 'nodeId' | 'agent' | 'status' | 'error'> &
   Partial<
-    Pick<AgentRun, 'createdAt' | 'finishedAt' | 'promptTokens' | 'completionTokens' | 'waitingFor' | 'forkedFromStep'>
+    Pick<
+      AgentRun,
+      | 'createdAt'
+      | 'finishedAt'
+      | 'promptTokens'
+      | 'completionTokens'
+      | 'tokensEstimated'
+      | 'waitingFor'
+      | 'forkedFromStep'
+    >
   >;
 
 /** A question as PENDING_QUESTIONS returns it (seeding keeps those still answerable). */
@@ -79,6 +90,7 @@ export class AgentActivity {
           finishedAt,
           promptTokens,
           completionTokens,
+          tokensEstimated,
           waitingFor,
           forkedFromStep,
         }) => [
@@ -93,6 +105,7 @@ export class AgentActivity {
             startedAt: createdAt ?? null,
             finishedAt: finishedAt ?? null,
             tokens: promptTokens === undefined ? null : promptTokens + (completionTokens ?? 0),
+            tokensEstimated: tokensEstimated ?? false,
             waitingFor: (waitingFor ?? []).map((node) => node.question),
             forkedFromStep: forkedFromStep ?? null,
           },
@@ -228,6 +241,7 @@ export class AgentActivity {
           step: null,
           finishedAt: event.at,
           tokens: event.run.promptTokens + event.run.completionTokens,
+          tokensEstimated: event.run.tokensEstimated,
         }));
         this.#dropQuestionsOf(event.runId);
         return;

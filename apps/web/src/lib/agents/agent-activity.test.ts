@@ -55,7 +55,12 @@ describe('AgentActivity', () => {
     ]);
     expect(activity.activeRun('n1')?.step).toBeNull();
     play(activity, [
-      { __typename: 'RunFinished', runId: 'r1', nodeId: 'n1', run: { promptTokens: 0, completionTokens: 0 } },
+      {
+        __typename: 'RunFinished',
+        runId: 'r1',
+        nodeId: 'n1',
+        run: { promptTokens: 0, completionTokens: 0, tokensEstimated: false },
+      },
     ]);
     expect(activity.activeRun('n1')).toBeUndefined();
     // A run view reads the path again on each of the run's events (the started, both steps, the finish), not on text.
@@ -231,6 +236,7 @@ describe('AgentActivity', () => {
           finishedAt: '2026-01-01T10:00:05.000Z',
           promptTokens: 100,
           completionTokens: 20,
+          tokensEstimated: false,
         },
       ],
       [],
@@ -251,12 +257,19 @@ describe('AgentActivity', () => {
         phase: 'ENTERED',
         outcome: null,
       },
-      { __typename: 'RunFinished', runId: 'r2', nodeId: 'n1', run: { promptTokens: 7, completionTokens: 3 } },
+      {
+        __typename: 'RunFinished',
+        runId: 'r2',
+        nodeId: 'n1',
+        run: { promptTokens: 7, completionTokens: 3, tokensEstimated: true },
+      },
     ] as Unsequenced[])
       activity.apply({ ...base, at: '2026-01-02T10:00:00.000Z', ...event });
-    expect(activity.runsFor('n1').map((r) => [r.id, r.status, r.lastStep, r.tokens, r.finishedAt])).toEqual([
-      ['r2', 'COMPLETED', 'createChildren', 10, '2026-01-02T10:00:00.000Z'],
-      ['old', 'FAILED', null, 120, '2026-01-01T10:00:05.000Z'],
+    expect(
+      activity.runsFor('n1').map((r) => [r.id, r.status, r.lastStep, r.tokens, r.tokensEstimated, r.finishedAt]),
+    ).toEqual([
+      ['r2', 'COMPLETED', 'createChildren', 10, true, '2026-01-02T10:00:00.000Z'],
+      ['old', 'FAILED', null, 120, false, '2026-01-01T10:00:05.000Z'],
     ]);
   });
 

@@ -400,6 +400,10 @@ export const MESSAGES = {
   'agent.understood': { en: 'I understood', zh: '我的理解' },
   'agent.youCorrected': { en: 'You corrected', zh: '你的更正' },
   'agent.model': { en: 'Model: {label}', zh: '模型：{label}' },
+  'agent.capabilities': {
+    en: 'Structured answers: {structuredOutput} · stream usage: {streamUsage} · tool choice: {toolChoice}',
+    zh: '结构化回答：{structuredOutput} · 流式用量：{streamUsage} · 工具选择：{toolChoice}',
+  },
   'agent.offline': { en: 'Offline model', zh: '离线模型' },
   'agent.understandingRunning': { en: 'The agent is reading your problem…', zh: '智能体正在理解你的问题…' },
   'export.menu': { en: 'Export the map', zh: '导出导图' },
@@ -456,6 +460,10 @@ export const MESSAGES = {
   'run.lastStep': { en: 'last: {step}', zh: '最后一步：{step}' },
   'run.took': { en: '{seconds} s', zh: '{seconds} 秒' },
   'run.tokens': { en: '{count} tokens', zh: '{count} 个词元' },
+  'run.tokensEstimated': {
+    en: 'Estimated: the model endpoint reported no usage, so the tokens were counted here',
+    zh: '估算值：模型端点没有报告用量，词元由本地计数',
+  },
   'run.tokens.one': { en: '{count} token', zh: '{count} 个词元' },
   'run.reason': { en: 'Why', zh: '原因' },
   'runView.open': { en: 'View the run', zh: '查看运行过程' },
@@ -735,6 +743,10 @@ export const MESSAGES = {
   'consult.send': { en: 'Send', zh: '发送' },
   'consult.sending': { en: 'Sending…', zh: '正在发送…' },
   'consult.working': { en: 'The assistant is working…', zh: '助手正在工作…' },
+  'consult.failed': {
+    en: 'The last turn failed: {reason}. Your message is kept; send another to try again.',
+    zh: '上一轮处理失败：{reason}。你的消息已保留，再发一条即可重试。',
+  },
   'consult.replying': { en: 'The assistant is answering', zh: '助手正在回答' },
   'consult.newReply': { en: 'The assistant replied: {text}', zh: '助手回复：{text}' },
   'consult.step': { en: 'Step {n} of {count}: {step}', zh: '第 {n} 步，共 {count} 步：{step}' },

@@ -1,3 +1,5 @@
+import type { Refusals } from '@thinkingmap/agent-core/testing';
+
 /**
  * A local OpenAI-compatible server with scripted answers (agent-core's test server), and the real `openai`
  * SDK model pointed at it: the agents run for real, only the model's words are scripted. Each agent is
@@ -215,18 +217,25 @@ export function divergentScript(): Record<string, (prompt: string) => object | u
 }
 
 /** Starts the scripted model server; returns the model for buildApp and a close function. */
-export async function startScriptedModel() {
+export async function startScriptedModel(refuse?: Refusals) {
   const { OpenAiModel } = await import('@thinkingmap/agent-core');
-  const { startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
+  const { schemaNameOf, startOpenAiServer } = await import('@thinkingmap/agent-core/testing');
   const script = { ...cafeScript(), ...divergentScript() };
   const calls = new Map<string, number>();
   /** Answers (by schema name) that stop streaming half-way until released (to watch them being written). */
   const held = new Map<string, { resume: Promise<void>; afterChars: number }>();
   /** The next divergent task's text stops streaming half-way until released, then goes on slowly (to watch it run). */
   let heldTask: { resume: Promise<void> } | null = null;
+  /** The next front reply fails as an endpoint that does not know the model would. */
+  let failFront = false;
   const server = await startOpenAiServer({
+    refuse,
     respond: (request) => {
-      const name = request.body.response_format?.json_schema?.name ?? 'text';
+      const name = schemaNameOf(request) ?? 'text';
+      if (name === 'front_reply' && failFront) {
+        failFront = false;
+        return { status: 404, message: 'The model `scripted café model` does not exist' };
+      }
       const n = (calls.get(name) ?? 0) + 1;
       calls.set(name, n);
       const prompt = (request.body.messages ?? [])
@@ -279,6 +288,10 @@ export async function startScriptedModel() {
     },
     /** Holds the next drafted conclusion half-way through its stream; call the returned function to let it finish. */
     holdNextConclusion: () => holdNext('conclusion_draft', 64),
+    /** The consultation's next front reply fails (HTTP 404): the turn fails visibly. */
+    failNextFrontReply: () => {
+      failFront = true;
+    },
     /** Holds the consultation's next front reply half-way through its stream. */
     holdNextFrontReply: () => holdNext('front_reply', 40),
   };

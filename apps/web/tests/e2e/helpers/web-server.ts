@@ -38,14 +38,24 @@ export interface WebServer {
   /** A Node-side API client acting as the same local user (changes "from another place"). */
   api: ThinkingMapClient;
   /** The scripted model's controls (holding a stream half-way). */
-  model: { holdNextConclusion(): () => void; holdNextFrontReply(): () => void; holdNextTask(): () => void };
+  model: {
+    holdNextConclusion(): () => void;
+    holdNextFrontReply(): () => void;
+    holdNextTask(): () => void;
+    failNextFrontReply(): void;
+  };
   /** The database, for placing what only agents can write (divergent levels). */
   db: Awaited<ReturnType<Awaited<ReturnType<typeof createTestDatabase>>['open']>>;
   close(): Promise<void>;
 }
 
-/** Starts a server the way `pnpm start` does (local user, no token file), with the scripted model. */
-export async function startWebServer(): Promise<WebServer> {
+/**
+ * Starts a server the way `pnpm start` does (local user, no token file), with the scripted model; `refuse`
+ * makes its endpoint refuse request features as some providers do (see `Refusals` in agent-core's testing).
+ */
+export async function startWebServer(
+  options: { refuse?: Parameters<typeof startScriptedModel>[0] } = {},
+): Promise<WebServer> {
   const testDb = await createTestDatabase('sqlite');
   const db = await testDb.open();
   const serverEntry = '@thinkingmap/server';
@@ -53,7 +63,7 @@ export async function startWebServer(): Promise<WebServer> {
   // The built web app as `pnpm start` serves it (its content-hashed files from memory).
   const handler = await loadWebHandler(buildDir);
   if (!handler) throw new Error(`The web app is not built in ${buildDir}`);
-  const scripted = await startScriptedModel();
+  const scripted = await startScriptedModel(options.refuse);
   // Consultation notes go to a folder of this server's own, removed with it.
   const notesDir = await mkdtemp(join(tmpdir(), 'tm-web-notes-'));
   const app = await buildApp({
