@@ -126,6 +126,35 @@ describe.each(providers)('map history and undo on %s', (provider) => {
     expect(undone.redoSeq).toBeNull();
   });
 
+  it("should undo the person's approval of sub-questions as their last change, and say precisely when nothing is left", async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Grow tomatoes?');
+    await decomposeRoot(client, mapId, rootId);
+    expect((await call(client, NODE, { id: rootId })).children).toHaveLength(2);
+    // The run carried out the approval in several commands (each child, then the needs): one change of the person's.
+    const approval = (await history(client, mapId)).changes.filter((c) => c.step === 'createChildren');
+    expect(approval.length).toBeGreaterThan(1);
+    const approved = approval.at(-1)!;
+    expect((await history(client, mapId)).undoSeq).toBe(approved.seq);
+
+    const undone = await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(undone.__typename).toBe('CompensationResult');
+    expect((await call(client, NODE, { id: rootId })).children).toEqual([]);
+    const after = await history(client, mapId);
+    expect(after.changes[0]).toMatchObject({ kind: 'UNDO', runId: null, revertsSeq: approved.seq });
+    expect(after.redoSeq).toBe(after.changes[0]!.seq);
+    expect(after.changes.filter((c) => c.step === 'createChildren').map((c) => c.revertedBy)).toEqual(
+      approval.map(() => after.changes[0]!.seq),
+    );
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect((await call(client, NODE, { id: rootId })).children).toHaveLength(2);
+
+    // Only the map's creation is left once every change of the person's is undone: a typed, precise refusal.
+    const fresh = await call(client, CREATE_MAP, { input: { title: 'Nothing yet' } });
+    const nothing = await attempt(client, UNDO_LAST_CHANGE, { mapId: fresh.id });
+    expect(nothing).toMatchObject({ __typename: 'UndoRefusedError', reason: 'NOTHING_TO_UNDO', code: 'CONFLICT' });
+    expect(nothing).toHaveProperty('message', expect.stringContaining('since the map was created'));
+  });
+
   it('should refuse to undo a run when a later change depends on it, naming that change, and change nothing', async () => {
     const { mapId, rootId } = await mapWithRoot(client, 'Learn the cello?');
     const runId = await decomposeRoot(client, mapId, rootId);

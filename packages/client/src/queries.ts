@@ -27,6 +27,7 @@ export const MAPS = graphql(`
     maps {
       id
       title
+      problem
       status
       language
       mode

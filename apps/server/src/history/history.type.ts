@@ -4,7 +4,7 @@ import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS, ErrorInterface } from '../schema/errors.type.ts';
 import { readHistoryEvents } from './history-events.ts';
 import { buildChanges, type ChangeEntry, type FieldDiff, type MapChange } from './map-changes.ts';
-import { personStacks } from './revert-plan.ts';
+import { nextUndo, personStacks } from './revert-plan.ts';
 import { revertedBy } from './reverted-by.ts';
 import type { CompensationResult } from './undo-commands.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
@@ -118,8 +118,8 @@ builder.queryField('mapHistory', (t) =>
           .slice(-first)
           .reverse()
           .map((c) => ({ ...c, revertedBy: by.get(c.seq) ?? null })),
-        undoSeq: stacks.undo.at(-1)?.seq ?? null,
-        redoSeq: stacks.redo.at(-1)?.seq ?? null,
+        undoSeq: nextUndo(changes)?.[0].seq ?? null,
+        redoSeq: stacks.redo.at(-1)?.[0].seq ?? null,
       };
     },
   }),

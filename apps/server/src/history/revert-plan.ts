@@ -1,5 +1,6 @@
 import type { ChangeEntry, MapChange } from './map-changes.ts';
 import { type Entity, fieldOf, type MapState, withFields } from './map-state.ts';
+import { type PersonUnit, personUnits } from './person-changes.ts';
 import { undoneRun } from './reverted-by.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
 
@@ -61,31 +62,40 @@ export function revertPlan(
   return target;
 }
 
-/** Whether a change was made by the person (not a run). */
-export const byPerson = (change: MapChange) => change.runId === null;
-
 /**
- * The person's undo and redo stacks, replayed from their changes: an edit (or a restore, or an undo of a run)
- * goes on the undo stack and clears the redo stack; an undo takes its change off the undo stack and goes on the
- * redo stack; a redo takes its undo off the redo stack and goes on the undo stack.
+ * The person's undo and redo stacks, replayed from their changes (one decision of theirs a run carried out in
+ * several commands is one entry, see `personUnits`): an edit (or a restore, or an undo of a run) goes on the undo
+ * stack and clears the redo stack; an undo takes its change off the undo stack and goes on the redo stack; a redo
+ * takes its undo off the redo stack and goes on the undo stack. An entry is named by its first change's seq.
  */
-export function personStacks(changes: readonly MapChange[]): { undo: MapChange[]; redo: MapChange[] } {
-  const undo: MapChange[] = [];
-  const redo: MapChange[] = [];
+export function personStacks(changes: readonly MapChange[]): { undo: PersonUnit[]; redo: PersonUnit[] } {
+  const undo: PersonUnit[] = [];
+  const redo: PersonUnit[] = [];
   const bySeq = new Map(changes.map((c) => [c.seq, c]));
-  for (const change of changes.filter(byPerson)) {
+  for (const unit of personUnits(changes)) {
+    const change = unit[0];
     if (change.kind === 'UNDO' && change.revertsSeq !== null && !undoneRun(change, bySeq)) {
-      const at = undo.findLastIndex((c) => c.seq === change.revertsSeq);
+      const at = undo.findLastIndex((u) => u[0].seq === change.revertsSeq);
       if (at >= 0) undo.splice(at, 1);
-      redo.push(change);
+      redo.push(unit);
     } else if (change.kind === 'REDO') {
-      const at = redo.findLastIndex((c) => c.seq === change.revertsSeq);
+      const at = redo.findLastIndex((u) => u[0].seq === change.revertsSeq);
       if (at >= 0) redo.splice(at, 1);
-      undo.push(change);
+      undo.push(unit);
     } else {
-      undo.push(change);
+      undo.push(unit);
       redo.length = 0;
     }
   }
   return { undo, redo };
+}
+
+/** Whether a change created the map (an undo does not take that back: deleting the map does). */
+const createsMap = (change: MapChange) => change.entries.some((e) => e.kind === 'MAP' && e.action === 'CREATED');
+
+/** What an undo takes back next: the newest entry on the person's undo stack after the map's creation, if any. */
+export function nextUndo(changes: readonly MapChange[]): PersonUnit | undefined {
+  return personStacks(changes)
+    .undo.filter((unit) => !unit.some(createsMap))
+    .at(-1);
 }

@@ -1,4 +1,5 @@
 import type { ChangeEntry, MapChange } from './map-changes.ts';
+import { decidedByPerson, personUnits } from './person-changes.ts';
 
 /**
  * The edits of one run that taking the run back takes back, each with only the `taken` entries (those left with
@@ -17,11 +18,12 @@ export function runEdits(
 
 /**
  * The run a change undid, when it is an undo of a whole run (it names that run's first change it took back);
- * null for any other change.
+ * null for any other change, an undo of one change a run made on the person's decision among them.
  */
 export function undoneRun(change: MapChange, bySeq: ReadonlyMap<number, MapChange>): string | null {
   if (change.kind !== 'UNDO' || change.revertsSeq === null) return null;
-  return bySeq.get(change.revertsSeq)?.runId ?? null;
+  const reverted = bySeq.get(change.revertsSeq);
+  return reverted && !decidedByPerson(reverted) ? reverted.runId : null;
 }
 
 /**
@@ -32,11 +34,15 @@ export function undoneRun(change: MapChange, bySeq: ReadonlyMap<number, MapChang
  */
 export function revertedBy(changes: readonly MapChange[]): Map<number, number> {
   const bySeq = new Map(changes.map((c) => [c.seq, c]));
+  // An undo of one decision of the person's takes back every change of it.
+  const units = new Map(personUnits(changes).map((unit) => [unit[0].seq, unit]));
   const by = new Map<number, number>();
   changes.forEach((change, at) => {
     if (change.revertsSeq === null) return;
     const run = undoneRun(change, bySeq);
-    const taken = run ? runEdits(changes.slice(0, at), run).map((c) => c.seq) : [change.revertsSeq];
+    const taken = run
+      ? runEdits(changes.slice(0, at), run).map((c) => c.seq)
+      : (units.get(change.revertsSeq)?.map((c) => c.seq) ?? [change.revertsSeq]);
     for (const seq of taken) by.set(seq, change.seq);
   });
   // Newest first: whether a change's taking-back stands is known before the change itself (it comes later).

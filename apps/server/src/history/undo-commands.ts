@@ -7,7 +7,7 @@ import { applyState } from './apply-state.ts';
 import { readHistoryEvents } from './history-events.ts';
 import { buildChanges, type MapChange } from './map-changes.ts';
 import type { Entity } from './map-state.ts';
-import { personStacks, revertPlan } from './revert-plan.ts';
+import { nextUndo, personStacks, revertPlan } from './revert-plan.ts';
 import { runEdits } from './reverted-by.ts';
 import { takeBackSuggestionDecisions } from './suggestion-decisions.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
@@ -73,11 +73,18 @@ async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promi
 export async function undoLastChange(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
   const { mapId } = parseInput(z.object({ mapId: id }), raw);
   return compensate({ ...ctx }, mapId, (changes, current) => {
-    const last = personStacks(changes).undo.at(-1);
-    if (!last) throw new UndoRefusedError('NOTHING_TO_UNDO', 'there is no change of yours to undo');
-    if (last.entries.some((e) => e.kind === 'MAP' && e.action === 'CREATED'))
-      throw new UndoRefusedError('NOT_REVERSIBLE', 'creating the map cannot be undone; delete the map instead');
-    return { target: revertPlan([last], changes, current), kind: 'UNDO', reverts: last.seq, takenBack: [last.seq] };
+    const unit = nextUndo(changes);
+    if (!unit)
+      throw new UndoRefusedError(
+        'NOTHING_TO_UNDO',
+        'there is no change of yours to undo since the map was created (an undone change can be redone)',
+      );
+    return {
+      target: revertPlan(unit, changes, current),
+      kind: 'UNDO',
+      reverts: unit[0].seq,
+      takenBack: unit.map((c) => c.seq),
+    };
   });
 }
 
@@ -85,7 +92,7 @@ export async function undoLastChange(ctx: CommandContext, raw: unknown): Promise
 export async function redoLastUndo(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
   const { mapId } = parseInput(z.object({ mapId: id }), raw);
   return compensate({ ...ctx }, mapId, (changes, current) => {
-    const last = personStacks(changes).redo.at(-1);
+    const last = personStacks(changes).redo.at(-1)?.[0];
     if (!last) throw new UndoRefusedError('NOTHING_TO_REDO', 'there is no undo to redo');
     return { target: revertPlan([last], changes, current), kind: 'REDO', reverts: last.seq, takenBack: [last.seq] };
   });

@@ -43,8 +43,8 @@ type Attempt =
  * run's lease: they make no event (dashboards read the runs' figures, and `map.tokensUsed` is in the read
  * cache's key, see `map-response-cache.ts`), need no receipt (no idempotency key: a repeated model call spent
  * its tokens again) and no access check (the run acts as the owner it was started by). What `mutateMap` would
- * add is a read of the whole map row on each settle and the owner check, measured at about 0.8 ms per model
- * call of a budgeted map (reserve + settle: 4.5 → 5.3 ms median on PostgreSQL; alike within noise on SQLite).
+ * add is a read of the whole map row on each settle and the owner check, on every model call of a budgeted map
+ * (the cost is in docs/performance.md).
  * The guarantees are `mutateMap`'s: each write is one transaction through the single write path
  * (`Database.write`, SQLite's one-writer queue) that takes the map's row lock first ({@link lockMap}), so
  * reservations never race, and the locks are taken in one order (map, then run): a settle that updated its

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
 import {
   card,
+  focusedTestId,
   launchBrowser,
   openPage,
   type ScreenName,
@@ -17,9 +18,6 @@ import { createMapWithTree } from './helpers/maps.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
 
 const run = chromiumAvailable();
-
-const focusedTestId = (page: Page) =>
-  page.evaluate(() => document.activeElement?.closest('[data-testid]')?.getAttribute('data-testid') ?? null);
 
 describe.skipIf(!run)('accessibility and language', () => {
   let server: WebServer;
@@ -63,24 +61,37 @@ describe.skipIf(!run)('accessibility and language', () => {
     'should have no serious or critical axe violation on the main screens (%s, %s)',
     async (locale, screen) => {
       const { page: p } = await openPage(browser, locale, screen as ScreenName);
-      const check = async (what: string) =>
-        expect(await seriousViolations(p), `${what} (${locale}, ${screen})`).toEqual([]);
+      const check = async (what: string, within?: string) =>
+        expect(await seriousViolations(p, within), `${what} (${locale}, ${screen})`).toEqual([]);
       await p.goto(`${server.origin}/`);
       await p.getByTestId('map-card').first().waitFor();
       await check('the map list');
       await p.getByTestId('inbox-button').click();
       await p.getByTestId('inbox').waitFor();
-      await check('the inbox');
+      await check('the inbox', '[data-testid="inbox"]');
       await p.keyboard.press('Escape');
+      await p.goto(`${server.origin}/dashboard`);
+      await p.getByTestId('count-maps').waitFor();
+      await check('the dashboard');
+      await p.goto(`${server.origin}/signin`);
+      await p.locator('main').waitFor();
+      await check('the sign-in page');
       await p.goto(`${server.origin}/maps/new`);
       await p.locator('#map-title').waitFor();
       await check('the new-map form');
       await p.goto(`${mapUrl}?node=${ids.get('What will it cost?')}`);
       await p.getByTestId('node-panel').locator('[data-field="question"] .value').waitFor();
       await check('the workspace with a node open');
+      await p.getByTestId('history-toggle').click();
+      await p.getByTestId('history-panel').waitFor();
+      await check('the history panel', '[data-testid="history-panel"]');
+      await p.getByTestId('critic-toggle').click();
+      await p.getByTestId('critic-panel').waitFor();
+      await check('the review panel', '[data-testid="critic-panel"]');
+      await p.getByTestId('critic-toggle').click();
       await p.getByTestId('export-menu').click();
       await p.getByRole('menu').waitFor();
-      await check('the export menu');
+      await check('the export menu', '[role="menu"]');
       await p.keyboard.press('Escape');
       if (screen === 'desktop') await p.getByRole('button', { name: /^(Outline|大纲)$/ }).click();
       else await p.getByTestId('view-switch').click();

@@ -47,6 +47,20 @@ async function openAndTime(page: Page, url: string) {
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName('tm:first-render').length > 0);
+  // What the person sees: when the first card's text was painted (Element Timing), from navigation (time 0).
+  const firstCardMs = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list, observer) => {
+          const card = list
+            .getEntries()
+            .find((entry) => (entry as PerformanceEntry & { identifier?: string }).identifier === 'tm-card');
+          if (!card) return;
+          observer.disconnect();
+          resolve(Math.round((card as PerformanceEntry & { renderTime?: number }).renderTime || card.startTime));
+        }).observe({ type: 'element', buffered: true });
+      }),
+  );
   const metrics = await metricsOf(cdp);
   const marks = await page.evaluate(() => {
     const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
@@ -67,7 +81,7 @@ async function openAndTime(page: Page, url: string) {
       cardsDrawn: document.querySelectorAll('[role=treeitem][data-node-id]').length,
     };
   });
-  return { ...marks, cdp, mainThread: metrics };
+  return { ...marks, firstCardMs, cdp, mainThread: metrics };
 }
 const longTasksBetween = (page: Page, from: number, to: number) =>
   page.evaluate(
@@ -138,6 +152,7 @@ describe.skipIf(!run)(`a ${COUNT}-node map in Chromium`, () => {
     const updateLatency = Date.now() - updateStarted;
 
     const opened = (o: typeof first) => ({
+      firstCardPaintedSinceNavigationMs: o.firstCardMs,
       firstRenderSinceNavigationMs: o.firstRenderMs,
       // When each part was reached, from navigation: the page, the map's read (started by the page's first
       // script), the app's code running, the workspace mounted, the map in the store, the first frame drawn.
@@ -175,6 +190,8 @@ describe.skipIf(!run)(`a ${COUNT}-node map in Chromium`, () => {
     console.log(`[web e2e] ${COUNT}-node map figures: ${JSON.stringify(figures, null, 2)}`);
     // Figures, not timed assertions (a loaded CI machine would make them flaky): the targets are reported.
     for (const [target, met] of [
+      ['first card painted under 1 s (first open)', first.firstCardMs < 1000],
+      ['first card painted under 1 s (second open)', warm.firstCardMs < 1000],
       ['first render under 1 s (first open)', first.firstRenderMs < 1000],
       ['first render under 1 s (second open)', warm.firstRenderMs < 1000],
       ['no long task while panning', panLongTasks.length === 0],

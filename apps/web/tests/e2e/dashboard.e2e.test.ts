@@ -24,7 +24,7 @@ describe.skipIf(!run)('the dashboard', () => {
     await page.goto(`${suite.server.origin}/`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await page.waitForURL(`${suite.server.origin}/dashboard`);
-    await page.getByTestId('dashboard-live').getByText('Live').waitFor();
+    await page.getByTestId('dashboard-live').getByText('Live', { exact: true }).waitFor();
     expect(await counter(page, 'maps')).toBe('0');
     expect(await page.getByText('No agent is working right now.').isVisible()).toBe(true);
     // Nothing below reloads or navigates the page: every change arrives through the viewer-wide feed.
@@ -75,6 +75,12 @@ describe.skipIf(!run)('the dashboard', () => {
 
     await questions.getByRole('link').click();
     await page.waitForURL(`${suite.server.origin}/maps/${cafe.mapId}?node=${nodeId}`);
+
+    // Back by its link from the map (a client-side navigation on the map's open socket): live within 3 s.
+    await expect.poll(() => page.getByTestId('live-state').getAttribute('data-state')).toBe('live');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL(`${suite.server.origin}/dashboard`);
+    await page.getByTestId('dashboard-live').getByText('Live', { exact: true }).waitFor({ timeout: 3000 });
   });
 
   it('should read in Chinese on a phone without sideways scrolling', async () => {

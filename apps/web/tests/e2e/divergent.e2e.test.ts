@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { horizontalOverflow, openPage, screenshot } from './helpers/browser.ts';
+import { headerFit, horizontalOverflow, openPage, screenshot } from './helpers/browser.ts';
 import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
@@ -30,6 +30,9 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await page.getByRole('button', { name: 'Create the map' }).click();
     const pane = page.getByTestId('divergent-pane');
     await pane.waitFor({ timeout: 15_000 });
+    // With the flow open the header keeps every control on screen (or in "More"), and the map keeps its room.
+    expect((await headerFit(page)).offScreen).toEqual([]);
+    expect((await page.getByTestId('canvas').boundingBox())!.width).toBeGreaterThanOrEqual(360);
 
     // The dialog explains the loop in plain words; each level waits for review by default.
     await pane.getByTestId('divergent-open').click();
@@ -138,6 +141,8 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await final.getByTestId('final-open').click();
     const panel = page.getByTestId('node-panel');
     await panel.getByTestId('conclusion-document').getByRole('heading', { name: 'Should I open the café?' }).waitFor();
+    // The flow and the node's panel beside the map: the map keeps its room (the panes shrink first).
+    expect((await page.getByTestId('canvas').boundingBox())!.width).toBeGreaterThanOrEqual(360);
     // The person edits the document: the flow shows the edit, and both downloads carry it as written.
     const conclusion = panel.getByRole('region', { name: 'Conclusion' });
     await conclusion.getByRole('button', { name: 'Edit' }).click();

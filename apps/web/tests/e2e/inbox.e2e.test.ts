@@ -1,8 +1,8 @@
-import { INBOX, PROCESS_NODE } from '@thinkingmap/client';
+import { CREATE_MAP, CREATE_NODE, INBOX, PROCESS_NODE } from '@thinkingmap/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot, screenshotIfFailed } from './helpers/browser.ts';
+import { card, launchBrowser, openPage, screenshot, screenshotIfFailed, smallTargets } from './helpers/browser.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
@@ -154,6 +154,29 @@ describe.skipIf(!run)('the inbox of the agents’ questions', () => {
     await expect.poll(() => card(page, 'Where should it be?').getAttribute('data-status')).toBe('WAITING');
   });
 
+  it('should tell two maps of one title apart by their problems, and each question by when it was asked', async () => {
+    const twin = await call(server.api.client, CREATE_MAP, {
+      input: { title: 'Hire a barista', problem: 'Someone for the weekend shifts only', understand: false },
+    });
+    const root = await call(server.api.client, CREATE_NODE, {
+      input: { mapId: twin.id, question: 'Who works weekends?' },
+    });
+    await ask(root.id);
+    await page.goto(`${server.origin}/`);
+    await page.getByTestId('inbox-button').click();
+    const inbox = page.getByTestId('inbox');
+    await expect
+      .poll(() => inbox.getByTestId('inbox-problem').allTextContents())
+      .toContain('Someone for the weekend shifts only');
+    expect(await inbox.locator('h3').filter({ hasText: 'Hire a barista' }).count()).toBe(2);
+    expect(await inbox.getByTestId('inbox-map-updated').first().textContent()).toMatch(/^updated \S/);
+    const asked = await inbox.getByTestId('inbox-asked').allTextContents();
+    expect(asked.length).toBe(await inbox.getByTestId('inbox-question').count());
+    for (const text of asked) expect(text).toMatch(/^Asked \S/);
+    await screenshot(page, 'inbox-en-02-same-title');
+    await page.keyboard.press('Escape');
+  });
+
   it.each([
     ['zh-CN', 'zh', 'desktop'],
     ['en-US', 'en', 'phone'],
@@ -163,6 +186,11 @@ describe.skipIf(!run)('the inbox of the agents’ questions', () => {
     await other.goto(`${server.origin}/`);
     const waiting = (await call(server.api.client, INBOX)).pendingQuestions.length;
     await expect.poll(() => other.getByTestId('inbox-button').getAttribute('data-count')).toBe(String(waiting));
+    if (screen === 'phone') {
+      // The map cards' "waiting for you" links and every other control take a tap (24 px at least).
+      await other.getByTestId('map-card-questions').first().waitFor();
+      expect(await smallTargets(other)).toEqual([]);
+    }
     await other.getByTestId('inbox-button').click();
     await other.getByTestId('inbox-question').first().waitFor();
     await screenshot(other, `inbox-${lang}-${screen}`);

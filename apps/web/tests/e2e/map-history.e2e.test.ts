@@ -194,4 +194,22 @@ describe.skipIf(!run)('undo, redo and the history panel in the web workspace (Ch
     expect(fields).toContain('问题');
     expect(fields.join(' ')).not.toMatch(/[a-z]/);
   });
+
+  it('should say on a phone, inside the screen and next to the buttons, why nothing was undone, and clear it at the next tap', async () => {
+    const map = await call(suite.server.api.client, CREATE_MAP, { input: { title: 'Nothing done yet' } });
+    page = (await openPage(suite.browser, 'en-US', 'phone')).page;
+    await page.goto(`${suite.server.origin}/maps/${map.id}`);
+    await page.getByTestId('workspace-header').waitFor();
+    // Only the map's creation is in its history: the button is off, and the shortcut says why.
+    await expect.poll(() => page.getByTestId('undo').isDisabled()).toBe(true);
+    await page.keyboard.press('Control+z');
+    const notice = page.getByTestId('history-notice');
+    await expect.poll(() => notice.textContent()).toBe('Nothing of yours to undo since the map was created.');
+    const box = (await notice.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'history-phone-en-nothing-to-undo');
+    await page.getByTestId('map-title').tap();
+    await expect.poll(() => notice.count()).toBe(0);
+  });
 });

@@ -11,6 +11,7 @@ import {
   SCREENS,
   type ScreenName,
   screenshot,
+  smallTargets,
   viewportOf,
 } from './helpers/browser.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
@@ -112,6 +113,8 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
       await page.goto(`${server.origin}/`);
       await page.getByTestId('map-card').first().waitFor();
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      // Every control takes a 24 px tap at least (WCAG 2.2 target size).
+      expect(await smallTargets(page)).toEqual([]);
       await screenshot(page, `phone-${lang}-01-map-list`);
 
       // The navigation, the viewer and the language switch are behind the menu button, not off-screen.
@@ -129,6 +132,16 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
         .click();
       await page.waitForURL(/\/maps\/new$/);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await smallTargets(page)).toEqual([]);
+      // The primary action and the choice of kind take a finger (44 px).
+      const create = (await page
+        .getByRole('button', { name: lang === 'en' ? 'Create the map' : '创建导图' })
+        .boundingBox())!;
+      expect(create.height).toBeGreaterThanOrEqual(44);
+      const kinds = await page
+        .locator('label:has(input[type=radio])')
+        .evaluateAll((labels) => labels.map((label) => Math.round(label.getBoundingClientRect().height)));
+      for (const height of kinds) expect(height).toBeGreaterThanOrEqual(44);
       await screenshot(page, `phone-${lang}-03-new-map`);
 
       // The smallest phones: nothing reaches past 360 px either.
@@ -150,6 +163,7 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     const title = (await page.getByTestId('map-title').boundingBox())!;
     expect(title.height).toBeLessThan(32);
+    expect(await smallTargets(page)).toEqual([]);
     // Every header control (consult, search, undo, redo, history, critic review, …) on screen, the search usable.
     const fit = await headerFit(page);
     expect(fit.offScreen).toEqual([]);
@@ -237,6 +251,25 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     expect(sheet.y + sheet.height).toBeCloseTo(844, 0);
     expect(sheet.height).toBeLessThan(844 * 0.7);
     await screenshot(page, 'phone-en-06-bottom-sheet');
+    // The sheet leaves the page usable: a header panel opens over it, not under it…
+    await page.getByTestId('critic-toggle').tap();
+    const critic = page.getByTestId('critic-panel');
+    await critic.waitFor();
+    const over = (await critic.boundingBox())!;
+    expect(
+      await page.evaluate(
+        ([x, y]) => !!document.elementFromPoint(x!, y!)?.closest('[data-testid=critic-panel]'),
+        [over.x + over.width / 2, over.y + over.height / 2],
+      ),
+    ).toBe(true);
+    await screenshot(page, 'phone-en-06b-review-over-sheet');
+    await page.getByTestId('critic-toggle').tap();
+    await expect.poll(() => critic.count()).toBe(0);
+    // …and a tap on the map away from the cards puts it away (so does swiping it down, below).
+    await page.touchscreen.tap(canvas.x + 6, canvas.y + 6);
+    await expect.poll(() => panel.count()).toBe(0);
+    await card(page, 'Is there enough demand?').tap();
+    await panel.waitFor();
     await panel.getByRole('button', { name: 'Show more of the details' }).tap();
     await expect.poll(async () => (await panel.boundingBox())!.height).toBeGreaterThan(844 * 0.8);
     await panel.getByRole('button', { name: 'Close the details' }).tap();
@@ -248,6 +281,12 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     await panel.waitFor();
     expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    const grip = (await panel.getByRole('button', { name: 'Show more of the details' }).boundingBox())!;
+    await touch(cdp).drag([grip.x + grip.width / 2, grip.y + grip.height / 2], [0, 140]);
+    await expect.poll(() => panel.count()).toBe(0);
+    // The next tap on a card opens it at once: the swipe left nothing behind to swallow it.
+    await card(page, 'What will it cost?').tap();
+    await panel.waitFor();
     await page.context().close();
   });
 
@@ -269,6 +308,29 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     await page.context().close();
   });
 
+  it('should open one header popover at a time on a desktop, and show the whole title when pressed', async () => {
+    const page = await phonePage('en-US', 'desktop');
+    await page.goto(mapUrl);
+    await card(page, 'What will it cost?').waitFor();
+    expect((await headerFit(page)).offScreen).toEqual([]);
+    await page.getByTestId('history-toggle').click();
+    await page.getByTestId('history-panel').waitFor();
+    await page.getByTestId('critic-toggle').click();
+    await page.getByTestId('critic-panel').waitFor();
+    expect(await page.getByTestId('history-panel').count()).toBe(0);
+    await page.getByTestId('export-menu').click();
+    await page.getByRole('menu').waitFor();
+    expect(await page.getByTestId('critic-panel').count()).toBe(0);
+    await screenshot(page, 'desktop-en-13-one-popover');
+    await page.keyboard.press('Escape');
+    const title = page.getByTestId('map-title').getByRole('button');
+    await title.click();
+    expect(await title.getAttribute('aria-expanded')).toBe('true');
+    expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await title.textContent()).toBe('Open a neighbourhood café with a rather long title');
+    await page.context().close();
+  });
+
   it.each([
     ['en-US', 'en'],
     ['zh-CN', 'zh'],
@@ -279,7 +341,18 @@ describe.skipIf(!run)('the workspace on a phone and a tablet', () => {
     const panel = (await tablet.getByTestId('node-panel').boundingBox())!;
     expect(panel.x).toBeGreaterThan(400);
     expect(await horizontalOverflow(tablet)).toBeLessThanOrEqual(0);
+    // The map keeps room beside the panel.
+    expect((await tablet.getByTestId('canvas').boundingBox())!.width).toBeGreaterThanOrEqual(300);
+    // Every header control is on screen, or in the "More" menu, which is.
+    expect((await headerFit(tablet)).offScreen).toEqual([]);
     await screenshot(tablet, `tablet-${lang}-09-workspace`);
+    const more = tablet.getByTestId('more-menu');
+    if (await more.count()) {
+      await more.click();
+      expect(await tablet.getByRole('menuitemcheckbox').count()).toBeGreaterThan(0);
+      await screenshot(tablet, `tablet-${lang}-12-more-menu`);
+      await tablet.keyboard.press('Escape');
+    }
     await tablet.context().close();
 
     const phone = await phonePage(locale);

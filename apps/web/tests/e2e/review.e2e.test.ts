@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { card, openPage, screenshot, selectNode } from './helpers/browser.ts';
+import { card, focusedTestId, openPage, screenshot, selectNode } from './helpers/browser.ts';
 import { browserSuite } from './helpers/browser-suite.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
@@ -139,7 +139,11 @@ describe.skipIf(!run)('reviewing what the agents propose, and watching them work
       await expect.poll(() => other.getByTestId('ghost-card').count()).toBe(2);
       await screenshot(other, `review-${lang}-${screen}`);
       const panel = other.getByTestId('node-panel');
-      await panel.getByRole('button', { name: say('Approve and create', '批准并创建') }).click();
+      const focusedIn = () => focusedTestId(other);
+      // Keyboard-only in either language: the proposal takes the focus, and approving leaves it in the panel.
+      await expect.poll(focusedIn).toBe('decomposition-review');
+      await panel.getByRole('button', { name: say('Approve and create', '批准并创建') }).press('Enter');
+      await expect.poll(focusedIn).toBe('node-panel');
 
       // A conclusion written on the first sub-question (the second waits for it): streamed, edited before
       // accepting, then in the run history.

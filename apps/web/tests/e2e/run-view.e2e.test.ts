@@ -85,6 +85,17 @@ describe.skipIf(!run)('the live run view: the agent’s graph with the run on it
     expect(await steps.last().getAttribute('aria-current')).toBe('step');
     expect(await view.getByTestId('run-graph').textContent()).toContain('Drafting a conclusion');
     await screenshot(page, 'run-view-en-01-running');
+    // It opens fitted to the run: no step of the drawing is cut off by its pane.
+    const cut = await view.getByTestId('run-graph').evaluate((pane) => {
+      const box = pane.getBoundingClientRect();
+      return [...pane.querySelectorAll('[data-testid=run-graph-node]')]
+        .filter((n) => {
+          const r = n.getBoundingClientRect();
+          return r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1;
+        })
+        .map((n) => n.getAttribute('data-step'));
+    });
+    expect(cut).toEqual([]);
 
     // Live: the held draft finishes and the highlight moves on to the review, with no reload.
     release();

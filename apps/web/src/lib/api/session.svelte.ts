@@ -19,6 +19,11 @@ export function graphqlUrl(location: Pick<Location, 'origin'>): string {
 export class Session {
   token = $state<string | null>(null);
   #api: ThinkingMapClient | null = null;
+  /**
+   * Whether the client's graphql-ws socket is open now: a page that starts following a feed on a socket another
+   * page opened (client-side navigation) is live at once, with no 'connected' event to wait for.
+   */
+  socketOpen = false;
 
   constructor(
     private readonly url: string,
@@ -29,14 +34,22 @@ export class Session {
 
   /** The API client for the current token (created on first use). */
   get api(): ThinkingMapClient {
-    this.#api ??= createThinkingMapClient({
+    if (this.#api) return this.#api;
+    const api = createThinkingMapClient({
       url: this.url,
       token: this.token,
       retryAttempts: RECONNECT_ATTEMPTS,
       // The map's first reads may already be under way, started by the page before its code loaded.
       fetch: preloadingFetch,
     });
-    return this.#api;
+    api.ws.on('connected', () => {
+      if (this.#api === api) this.socketOpen = true;
+    });
+    api.ws.on('closed', () => {
+      if (this.#api === api) this.socketOpen = false;
+    });
+    this.#api = api;
+    return api;
   }
 
   /** Signs in with `token` (null: the local user) and drops the old client. */
@@ -46,6 +59,7 @@ export class Session {
     else this.storage?.removeItem(TOKEN_KEY);
     void this.#api?.close();
     this.#api = null;
+    this.socketOpen = false;
   }
 }
 

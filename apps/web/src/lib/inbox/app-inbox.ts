@@ -10,9 +10,16 @@ export const inbox = new Inbox({
     const result = await runQuery(session.api.client, INBOX);
     return result.ok ? result.value.pendingQuestions : null;
   },
-  async titles() {
+  async maps() {
     const result = await runQuery(session.api.client, MAPS);
-    return result.ok ? Object.fromEntries(result.value.map((map) => [map.id, map.title])) : null;
+    return result.ok
+      ? Object.fromEntries(
+          result.value.map((map) => [
+            map.id,
+            { title: map.title, problem: map.problem || null, updatedAt: String(map.updatedAt) },
+          ]),
+        )
+      : null;
   },
 });
 

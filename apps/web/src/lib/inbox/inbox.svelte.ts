@@ -1,10 +1,18 @@
 import { isGateQuestion } from '@thinkingmap/db/enums';
 import type { MapEvent, PendingQuestion } from '../api/results.ts';
 
-/** Loads what the inbox shows: every pending question of the viewer, and the titles of their maps. */
+/** What the inbox says of a map, so that two maps of the same title can be told apart. */
+export interface InboxMap {
+  title: string;
+  problem: string | null;
+  /** When the map last changed (ISO date). */
+  updatedAt: string;
+}
+
+/** Loads what the inbox shows: every pending question of the viewer, and the titles and problems of their maps. */
 export interface InboxSource {
   questions(): Promise<readonly PendingQuestion[] | null>;
-  titles(): Promise<Record<string, string> | null>;
+  maps(): Promise<Record<string, InboxMap> | null>;
 }
 
 /** Told of each question that arrives after the inbox first loaded. */
@@ -19,6 +27,8 @@ export type ArrivalListener = (question: PendingQuestion, mapTitle: string | nul
 export class Inbox {
   questions = $state.raw<readonly PendingQuestion[]>([]);
   titles = $state.raw<Record<string, string>>({});
+  /** What each map is about and when it last changed, to tell maps of one title apart. */
+  about = $state.raw<Record<string, Omit<InboxMap, 'title'>>>({});
   #loaded = false;
   #listeners = new Set<ArrivalListener>();
   #refreshing: Promise<void> | null = null;
@@ -103,8 +113,15 @@ export class Inbox {
     const before = new Set(this.questions.map((q) => q.requestId));
     const pending = questions.filter((q) => q.status === 'PENDING');
     if (pending.some((q) => !(q.mapId in this.titles))) {
-      const titles = await this.source.titles();
-      if (titles) this.titles = { ...this.titles, ...titles };
+      const maps = await this.source.maps();
+      if (maps) {
+        const entries = Object.entries(maps);
+        this.titles = { ...this.titles, ...Object.fromEntries(entries.map(([id, map]) => [id, map.title])) };
+        this.about = {
+          ...this.about,
+          ...Object.fromEntries(entries.map(([id, { problem, updatedAt }]) => [id, { problem, updatedAt }])),
+        };
+      }
     }
     this.questions = pending;
     const first = !this.#loaded;

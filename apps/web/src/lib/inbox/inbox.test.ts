@@ -21,9 +21,12 @@ function source(initial: PendingQuestion[]) {
   const state = { questions: initial, titleLoads: 0 };
   const api: InboxSource = {
     questions: async () => state.questions,
-    titles: async () => {
+    maps: async () => {
       state.titleLoads += 1;
-      return { m1: 'Café', m2: 'Barista' };
+      return {
+        m1: { title: 'Café', problem: 'Open one by the station?', updatedAt: '2026-11-01T10:00:00.000Z' },
+        m2: { title: 'Barista', problem: null, updatedAt: '2026-11-02T10:00:00.000Z' },
+      };
     },
   };
   return { state, api };
@@ -39,6 +42,10 @@ describe('Inbox', () => {
     expect(inbox.count).toBe(3);
     expect(inbox.on('m2').map((q) => q.requestId)).toEqual(['b', 'c']);
     expect(inbox.titles.m1).toBe('Café');
+    expect(inbox.about).toEqual({
+      m1: { problem: 'Open one by the station?', updatedAt: '2026-11-01T10:00:00.000Z' },
+      m2: { problem: null, updatedAt: '2026-11-02T10:00:00.000Z' },
+    });
   });
 
   it('should call a question new only when it arrives after the first load', async () => {

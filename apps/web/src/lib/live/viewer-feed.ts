@@ -16,9 +16,15 @@ export interface ViewerFeedListener {
 /**
  * Follows the viewer-wide feed (every map the viewer may read, new maps included) over the API client's
  * graphql-ws socket, for a page that reads a whole overview again on each change rather than applying events:
- * it needs no cursor, since each (re)connection is followed by a fresh read. Returns a function that stops.
+ * it needs no cursor, since each (re)connection is followed by a fresh read. `socketOpen` says whether the socket
+ * is already open (another page opened it before a client-side navigation): the subscription then goes out on
+ * it at once, so the feed is connected now. Returns a function that stops.
  */
-export function followViewerEvents(api: ThinkingMapClient, listener: ViewerFeedListener): () => void {
+export function followViewerEvents(
+  api: ThinkingMapClient,
+  listener: ViewerFeedListener,
+  socketOpen = false,
+): () => void {
   let stopped = false;
   const stopConnected = api.ws.on('connected', () => {
     if (!stopped) listener.connected();
@@ -38,6 +44,10 @@ export function followViewerEvents(api: ThinkingMapClient, listener: ViewerFeedL
       complete: () => {},
     },
   );
+  if (socketOpen)
+    queueMicrotask(() => {
+      if (!stopped) listener.connected();
+    });
   return () => {
     stopped = true;
     stopConnected();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
@@ -45,6 +45,11 @@ export async function openPage(
     if (message.type() === 'error') console.error(`[page console] ${message.text()}`);
   });
   return { context, page };
+}
+
+/** The test id of the nearest element around the keyboard focus that has one (null: the focus is on the body). */
+export function focusedTestId(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.closest('[data-testid]')?.getAttribute('data-testid') ?? null);
 }
 
 /** Saves a screenshot of the page as `name`.png. */
@@ -106,8 +111,6 @@ export function headerFit(page: Page): Promise<{ offScreen: string[]; searchWidt
   });
 }
 
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
 /** A violation axe-core reports: the rule, its impact and where. */
 export interface AxeViolation {
   id: string;
@@ -116,18 +119,52 @@ export interface AxeViolation {
   targets: string[];
 }
 
-/** Runs axe-core in the page (WCAG 2.x A and AA rules) and returns the serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: axeSource });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<unknown> } }).axe;
-    const result = (await axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    })) as {
-      violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
-    };
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  });
+/**
+ * Runs axe-core in the page (WCAG 2.x A and AA rules, best practices) and returns the serious and critical
+ * violations; `within` limits it to a part (a panel or menu opened on a page already checked).
+ */
+export async function seriousViolations(page: Page, within?: string): Promise<AxeViolation[]> {
+  const builder = new AxeBuilder({ page }).withTags([
+    'wcag2a',
+    'wcag2aa',
+    'wcag21a',
+    'wcag21aa',
+    'wcag22aa',
+    'best-practice',
+  ]);
+  const result = await (within ? builder.include(within) : builder).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+}
+
+/**
+ * The visible controls smaller than `min` px in either direction (WCAG 2.2 target size): buttons, links, fields,
+ * summaries; a radio or checkbox counts by its label, which takes its taps. Each named by its label or text.
+ */
+export function smallTargets(page: Page, min = 24): Promise<string[]> {
+  return page.evaluate((min) => {
+    const controls = document.querySelectorAll<HTMLElement>(
+      'button, a[href], input, select, textarea, summary, [role="button"], [role="tab"], [role^="menuitem"]',
+    );
+    return [...controls]
+      .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+      .filter((el) => !(el instanceof HTMLInputElement && el.type === 'hidden'))
+      .map((el) => {
+        const choice = el instanceof HTMLInputElement && (el.type === 'radio' || el.type === 'checkbox');
+        const target = (choice && el.closest('label')) || el;
+        const box = target.getBoundingClientRect();
+        return { el, box };
+      })
+      .filter(({ box }) => box.width > 0 && box.height > 0 && (box.width < min || box.height < min))
+      .map(({ el, box }) => {
+        const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? el.tagName;
+        return `${name || el.tagName} (${Math.round(box.width)}×${Math.round(box.height)})`;
+      });
+  }, min);
 }
