@@ -303,11 +303,11 @@ const mean = (samples: number[]) => samples.reduce((n, x) => n + x, 0) / samples
 export async function benchAgents() {
   const { framework, flushed, product } = await perNodeFigures();
   const delayed = new DelayedModel(MODEL_DELAY_MS);
-  const walls = {
-    one: [] as number[],
-    eight: [] as number[],
-    frameworkOne: [] as number[],
-    frameworkEight: [] as number[],
+  const walls: Record<'one' | 'eight' | 'frameworkOne' | 'frameworkEight', number[]> = {
+    one: [],
+    eight: [],
+    frameworkOne: [],
+    frameworkEight: [],
   };
   for (let round = 0; round < SIBLING_ROUNDS; round++) {
     walls.one.push(await siblingsToQuestion(1));

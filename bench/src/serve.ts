@@ -3,7 +3,6 @@
 
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { writeHeapSnapshot } from 'node:v8';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
@@ -95,6 +94,8 @@ if (mode === 'graphql') {
     res.end(JSON.stringify({ data: { map } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the raw JSON server has no TCP address');
+  url = `http://127.0.0.1:${address.port}`;
 }
 console.log(`READY ${url}`);

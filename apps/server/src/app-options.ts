@@ -1,11 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { KnowledgePort, ModelPort } from '@thinkingmap/agent-core';
 import type { Database, User } from '@thinkingmap/db';
-import type { Access } from './auth/access.ts';
 import type { TokenRevocations } from './auth/token-revocations.ts';
+import type { Access } from './commands/access.ts';
+import type { MapEvent } from './commands/map-event.ts';
 import type { ConsultationService } from './consultations/consultation-service.ts';
 import type { EventBus } from './events/event-bus.ts';
-import type { MapEvent } from './events/map-event.ts';
 import type { RequestGuardOptions } from './http/request-guard.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
 import type { ServerMetrics } from './ops/metrics.ts';

@@ -1,9 +1,9 @@
 import { CREATE_MAP, CREATE_NODE, DELETE_MAP, EVENTS, UPDATE_MAP } from '@thinkingmap/client';
 import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../src/events/event-log.ts';
-import { toNodeSnapshot } from '../src/events/event-snapshots.ts';
-import type { MapEvent } from '../src/events/map-event.ts';
+import { readEvents } from '../src/commands/event-log.ts';
+import { toNodeSnapshot } from '../src/commands/event-snapshots.ts';
+import type { MapEvent } from '../src/commands/map-event.ts';
 import { mapEventStream } from '../src/events/map-event-stream.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';

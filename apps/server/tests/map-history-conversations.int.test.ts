@@ -21,7 +21,7 @@ import {
 import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MapEvent } from '../src/events/map-event.ts';
+import type { MapEvent } from '../src/commands/map-event.ts';
 import { waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
 import { manualMapWithRoot } from './helpers/map-builder.ts';
 import { DECOMPOSE_IN_TWO_STAGES } from './helpers/scripted-answers.ts';

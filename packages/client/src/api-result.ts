@@ -26,12 +26,14 @@ export type SuccessOf<Document> = Exclude<RootFieldOf<Document>, { __typename: A
  */
 export function isApiError<T>(value: T): value is Extract<T, ApiErrorResult> {
   if (typeof value !== 'object' || value === null) return false;
-  const { __typename, code, message } = value as { __typename?: unknown; code?: unknown; message?: unknown };
   return (
-    typeof __typename === 'string' &&
-    __typename.endsWith('Error') &&
-    typeof code === 'string' &&
-    typeof message === 'string'
+    '__typename' in value &&
+    typeof value.__typename === 'string' &&
+    value.__typename.endsWith('Error') &&
+    'code' in value &&
+    typeof value.code === 'string' &&
+    'message' in value &&
+    typeof value.message === 'string'
   );
 }
 

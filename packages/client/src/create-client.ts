@@ -46,7 +46,11 @@ export function createThinkingMapClient(options: ThinkingMapClientOptions): Thin
           const input = { ...request, query: request.query || '' };
           return {
             subscribe(sink) {
-              const unsubscribe = ws.subscribe(input, sink as never);
+              const unsubscribe = ws.subscribe<Record<string, unknown>, Record<string, unknown>>(input, {
+                next: (result) => sink.next(result),
+                error: (error) => sink.error(error),
+                complete: () => sink.complete(),
+              });
               return { unsubscribe };
             },
           };

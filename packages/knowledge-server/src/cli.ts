@@ -14,7 +14,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   try {
     command = parseCliArgs(argv);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
     process.exitCode = 2;
     return;
   }

@@ -28,7 +28,7 @@ export async function scanFolder(folder: string): Promise<ScannedFile[]> {
   try {
     entries = await readdir(folder, { recursive: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return [];
     throw error;
   }
   const files: ScannedFile[] = [];

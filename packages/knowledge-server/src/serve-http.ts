@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createKnowledgeHttpHandler } from './http-handler.ts';
 import type { KnowledgeIndex } from './knowledge-index.ts';
 
@@ -37,7 +36,8 @@ export async function serveHttp(index: KnowledgeIndex, options: ServeHttpOptions
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: new URL(`http://${urlHost}:${port}${path}`),

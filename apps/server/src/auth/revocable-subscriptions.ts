@@ -1,9 +1,9 @@
-import { GraphQLError } from 'graphql';
+import { type ExecutionResult, GraphQLError } from 'graphql';
 import { type Plugin, Repeater } from 'graphql-yoga';
-import type { Access } from './access.ts';
+import type { Access } from '../commands/access.ts';
 import type { TokenEnd, TokenRevocations } from './token-revocations.ts';
 
-type Result = Record<string, unknown>;
+type Result = ExecutionResult;
 
 /** The last message a subscription sends when its token was revoked or ran out (`extensions.reason` says which). */
 export const TOKEN_ENDED: Record<TokenEnd, string> = {
@@ -58,12 +58,12 @@ export function endWhenTokenEnds(
 export function useRevocableSubscriptions(revocations: TokenRevocations): Plugin<{ access?: Access }> {
   return {
     onSubscribe({ args }) {
-      const access = (args.contextValue as { access?: Access }).access;
+      const access = args.contextValue.access;
       if (!access?.tokenId) return;
       return {
         onSubscribeResult({ result, setResult }) {
           if (Symbol.asyncIterator in result) {
-            setResult(endWhenTokenEnds(result as AsyncIterable<Result>, access, revocations) as never);
+            setResult(endWhenTokenEnds(result, access, revocations));
           }
         },
       };

@@ -1,8 +1,8 @@
 import { type ApiToken, type Database, TokenScope } from '@thinkingmap/db';
 import { z } from 'zod';
+import { type Access, canWrite, READ_ONLY_MESSAGE } from '../commands/access.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, optionalText, parseInput } from '../commands/input.ts';
-import { type Access, canWrite, READ_ONLY_MESSAGE } from './access.ts';
 import type { TokenRevocations } from './token-revocations.ts';
 import { issueToken } from './tokens.ts';
 

@@ -1,5 +1,5 @@
+import type { Access } from '../commands/access.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { Access } from './access.ts';
 import type { TokenResolver } from './tokens.ts';
 
 /** Why what was open with a token ends. */

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { type ApiToken, type Database, type ReadDb, TokenScope, type User } from '@thinkingmap/db';
 import { LRUCache } from 'lru-cache';
-import type { Access } from './access.ts';
+import type { Access } from '../commands/access.ts';
 
 /** Hashes a bearer token; only hashes are stored. */
 export function hashToken(token: string): string {

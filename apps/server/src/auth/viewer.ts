@@ -1,6 +1,6 @@
 import type { User } from '@thinkingmap/db';
+import { type Access, localAccess } from '../commands/access.ts';
 import { UnauthenticatedError } from '../commands/domain-errors.ts';
-import { type Access, localAccess } from './access.ts';
 import type { TokenResolver } from './tokens.ts';
 
 /** How the server decides who a request acts as. */

@@ -1,6 +1,6 @@
 import type { ChangeKind, Database, Map as MapRow, TokenScope, Tx, User } from '@thinkingmap/db';
 import type { EventBus } from '../events/event-bus.ts';
-import type { MapEvent, PendingEvent } from '../events/map-event.ts';
+import type { MapEvent, PendingEvent } from './map-event.ts';
 
 /**
  * Work done inside a command's transaction on a map: a run's progress (a step entered, streamed text, its state

@@ -72,6 +72,11 @@ export const version = z.number().int().min(1, 'must be at least 1');
 
 export const position = z.number().int().min(0, 'must not be negative').max(1_000_000, 'is too large');
 
+/** A property of a value of unknown shape (a reply, a JSON column, a thrown value), or undefined. */
+export function propertyOf(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && name in value ? Reflect.get(value, name) : undefined;
+}
+
 /**
  * Validates `input` against `schema`; the first problem becomes a {@link ValidationError} naming the field
  * (dotted path) and the reason.

@@ -1,9 +1,9 @@
 import type { Map as MapRow, Tx } from '@thinkingmap/db';
-import { READ_ONLY_MESSAGE } from '../auth/access.ts';
-import { appendEvents, type ChangeMeta } from '../events/event-log.ts';
-import type { MapEvent, PendingEvent } from '../events/map-event.ts';
+import { READ_ONLY_MESSAGE } from './access.ts';
 import type { CommandContext } from './context.ts';
 import { ForbiddenError, NotFoundError } from './domain-errors.ts';
+import { appendEvents, type ChangeMeta } from './event-log.ts';
+import type { MapEvent, PendingEvent } from './map-event.ts';
 
 /** Collects the events a command emits. */
 export type Emit = (event: PendingEvent) => void;

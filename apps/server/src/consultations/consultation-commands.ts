@@ -12,9 +12,10 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ConflictError, NotFoundError, VersionConflictError } from '../commands/domain-errors.ts';
 import { id, LIMITS, parseInput, text } from '../commands/input.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import { assertCanChange, mutateMap } from '../commands/mutate-map.ts';
-import type { PendingEvent } from '../events/map-event.ts';
 import { assertConsultationAccess } from './consultation-access.ts';
+import { consultationLogs } from './consultation-columns.ts';
 
 type Change = Extract<PendingEvent, { type: 'ConsultationChanged' }>['payload']['change'];
 
@@ -199,7 +200,7 @@ export async function saveConsultationPlan(
 export async function logConsultation(ctx: CommandContext, consultationId: string, line: string) {
   await onConsultation(ctx, consultationId, async (tx, emit, row) => {
     const at = new Date().toISOString();
-    const logs = [...(row.logs as { at: string; text: string }[]), { at, text: line }].slice(-MAX_LOGS);
+    const logs = [...consultationLogs.parse(row.logs), { at, text: line }].slice(-MAX_LOGS);
     await tx.consultation.update({ where: { id: consultationId }, data: { logs } });
     emit(changed(consultationId, 'LOG', null, line));
   });
@@ -317,7 +318,8 @@ export async function writeConsultationNote(
 ): Promise<{ path: string }> {
   return onConsultation(ctx, consultationId, async (_tx, emit, row) => {
     // onConsultation found the consultation on its map: its mapId is set.
-    const path = await write(row.mapId as string);
+    if (row.mapId === null) throw new NotFoundError('Consultation', consultationId);
+    const path = await write(row.mapId);
     emit(changed(consultationId, 'NOTE_WRITTEN', null, path));
     return { path };
   });

@@ -10,9 +10,9 @@ import { AgentGraph, type Consultation, ConsultationStage, type Database } from 
 import type { CommandContext } from '../commands/context.ts';
 import { ConflictError, NotFoundError } from '../commands/domain-errors.ts';
 import { parseInput } from '../commands/input.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { assertCanChange } from '../commands/mutate-map.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { MapEvent } from '../events/map-event.ts';
 import { createMap } from '../maps/map-commands.ts';
 import type { RunEngine } from '../runs/run-engine.ts';
 import { proposeSubQuestions, understandProblem } from '../runs/start-runs.ts';

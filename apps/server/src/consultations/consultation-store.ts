@@ -16,6 +16,7 @@ import {
 } from '@thinkingmap/agent-core';
 import type { CommandContext } from '../commands/context.ts';
 import { DomainError, NotFoundError } from '../commands/domain-errors.ts';
+import { consultationContext, consultationPlan } from './consultation-columns.ts';
 import {
   addConsultationRecord,
   appendConsultationMessage,
@@ -117,9 +118,9 @@ export class CommandConsultationStore
       summary: row.summary,
       messages: row.messages.map((m) => ({ id: m.id, role: m.role, text: m.text })),
       unplanned: row.messages.filter((m) => m.role === 'PERSON' && !m.planned).map((m) => m.id),
-      plan: row.plan as string[],
+      plan: consultationPlan.parse(row.plan),
       currentStep: row.currentStep,
-      context: row.context as Record<string, string>,
+      context: consultationContext.parse(row.context),
       records: row.records.reverse(),
       notes: notes
         .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())

@@ -11,6 +11,7 @@ import { assertMapAccess, parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
 import { assertConsultationAccess } from './consultation-access.ts';
+import { consultationLogs, consultationPlan } from './consultation-columns.ts';
 import type { NoteFile } from './file-notes.ts';
 import { noteDownloadPath } from './note-download.ts';
 
@@ -130,7 +131,7 @@ export const ConsultationRef = builder.prismaObject('Consultation', {
           orderBy: { createdAt: 'asc' },
         }),
     }),
-    plan: t.stringList({ resolve: (c) => c.plan as string[] }),
+    plan: t.stringList({ resolve: (c) => consultationPlan.parse(c.plan) }),
     currentStep: t.exposeInt('currentStep'),
     context: t.expose('context', { type: 'JSON', description: 'Short facts the planner keeps, by key.' }),
     summary: t.exposeString('summary', { description: 'What the compressed messages were summarised into.' }),
@@ -142,7 +143,7 @@ export const ConsultationRef = builder.prismaObject('Consultation', {
         'The message it answered stays unplanned and is answered by the next turn.',
     }),
     failureReason: t.exposeString('failureReason', { nullable: true, description: 'What happened, in words.' }),
-    logs: t.field({ type: [ConsultationLogRef], resolve: (c) => c.logs as { at: string; text: string }[] }),
+    logs: t.field({ type: [ConsultationLogRef], resolve: (c) => consultationLogs.parse(c.logs) }),
     messages: t.relation('messages', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
     records: t.relation('records', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
     notes: t.field({

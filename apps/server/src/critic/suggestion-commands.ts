@@ -13,11 +13,14 @@ import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/conte
 import { ConflictError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { toSuggestionSnapshot } from '../commands/suggestion-snapshot.ts';
 import { addDependency } from '../maps/dependency-commands.ts';
 import { createNode, loadNodeInMap, updateNode } from '../maps/node-commands.ts';
+import { toMapRecord, toNodeRecord } from '../maps/records.ts';
 import { markStale } from '../maps/stale-conclusions.ts';
-import { toMapRecord, toNodeRecord } from '../runs/records.ts';
-import { toSuggestionSnapshot } from './suggestion-snapshot.ts';
+
+/** Each concerned node's version when the critic read it (the `nodeVersions` JSON column). */
+const NODE_VERSIONS = z.record(z.string(), z.number().int());
 
 /** Reads the map and the subtree under `nodeId` (the whole tree when null) in tree order, with versions. */
 export async function readCriticScope(reads: AgentReads, mapId: string, nodeId: string | null): Promise<CriticScope> {
@@ -93,7 +96,7 @@ async function resolve(tx: Tx, emit: Emit, id: string, status: 'ACCEPTED' | 'DIS
  * marks it ACCEPTED, so the change and the acceptance commit together or not at all.
  */
 function claimFor(suggestion: CriticSuggestion): WorkCarrier {
-  const versions = (suggestion.nodeVersions ?? {}) as Record<string, number>;
+  const versions = NODE_VERSIONS.parse(suggestion.nodeVersions ?? {});
   const claim: CarriedWork = async (tx, emit) => {
     for (const [nodeId, version] of Object.entries(versions)) {
       const node = await tx.node.findUnique({ where: { id: nodeId }, select: { version: true, question: true } });
@@ -156,7 +159,7 @@ async function apply(ctx: CommandContext, mapId: string, change: SuggestedChange
 export async function acceptSuggestion(ctx: CommandContext, raw: unknown): Promise<CriticSuggestion> {
   const suggestion = await findSuggestion(ctx, raw);
   const change = SuggestedChangeSchema.parse(suggestion.change);
-  const versions = (suggestion.nodeVersions ?? {}) as Record<string, number>;
+  const versions = NODE_VERSIONS.parse(suggestion.nodeVersions ?? {});
   await apply({ ...ctx, carry: claimFor(suggestion) }, suggestion.mapId, change, versions);
   return ctx.db.read.criticSuggestion.findUniqueOrThrow({ where: { id: suggestion.id } });
 }

@@ -2,9 +2,9 @@ import type { Node } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ValidationError } from '../commands/domain-errors.ts';
+import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import { loadNodeInMap } from '../maps/node-commands.ts';
 
 const completionScoreInput = z.object({ nodeId: id, score: z.number().min(0).max(1) });

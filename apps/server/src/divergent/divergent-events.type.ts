@@ -1,4 +1,4 @@
-import type { MapEventType, StoredEvent } from '../events/map-event.ts';
+import type { MapEventType, StoredEvent } from '../commands/map-event.ts';
 import { builder } from '../schema/builder.ts';
 import {
   DimensionRef,

@@ -1,6 +1,6 @@
-import type { DivergentSteering } from '@thinkingmap/agent-core';
+import type { DivergentSkillName, DivergentSteering } from '@thinkingmap/agent-core';
 import { DivergentTaskStatus } from '@thinkingmap/db/enums';
-import type { MapEvent, StoredEvent } from '../events/map-event.ts';
+import type { MapEvent, StoredEvent } from '../commands/map-event.ts';
 
 type Payload<K extends MapEvent['type']> = StoredEvent<K>['payload'];
 type Scored = Omit<Payload<'CompletionScored'>, 'runId'>;
@@ -36,7 +36,7 @@ export interface AddedTask {
   id: string;
   name: string;
   query: string;
-  skill: string;
+  skill: DivergentSkillName;
   priority: number;
   level: number | null;
   createdAt: string;
@@ -101,7 +101,7 @@ export function foldSteering(runId: string, events: readonly MapEvent[]): Diverg
       id,
       name,
       query,
-      skill: skill as DivergentSteering['tasks'][number]['skill'],
+      skill,
       priority,
     })),
   };

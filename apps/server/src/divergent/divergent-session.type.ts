@@ -1,9 +1,10 @@
 import { DIVERGENT_SKILL_NAMES } from '@thinkingmap/agent-core';
 import type { AgentRun } from '@thinkingmap/db';
 import { DivergentOutcome, DivergentTaskStatus } from '@thinkingmap/db/enums';
-import { DIVERGENT_STEERING_ACTIONS } from '../events/divergent-event-contracts.ts';
-import { readEvents } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import { z } from 'zod';
+import { DIVERGENT_STEERING_ACTIONS } from '../commands/divergent-event-contracts.ts';
+import { readEvents } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { assertMapAccess, parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -20,6 +21,8 @@ import {
 import { divergentRunOf } from './steer-divergent.ts';
 
 type Dimension = { score: number; reason: string };
+/** The options a session was started with (its run's `input` JSON column). */
+const RUN_INPUT = z.record(z.string(), z.unknown());
 type Scored = DivergentSessionState['scores'][number];
 type Dropped = SessionLevel['dropped'][number];
 export type Session = DivergentSessionState & { run: AgentRun; input: Record<string, unknown> };
@@ -193,7 +196,7 @@ export async function loadDivergentSession(ctx: GraphQLContext, id: string): Pro
   const run = await divergentRunOf(ctx, id);
   await assertMapAccess(ctx, run.mapId);
   const state = foldDivergentSession(run.id, await allEvents(ctx.db.read, run.mapId));
-  return { ...state, run, input: (run.input ?? {}) as Record<string, unknown> };
+  return { ...state, run, input: RUN_INPUT.parse(run.input ?? {}) };
 }
 
 export { DivergentSessionRef };

@@ -1,9 +1,10 @@
 import { DIVERGENT_SKILL_NAMES, type DivergentSkillName, type DivergentSkills } from '@thinkingmap/agent-core';
 import { QuestionKind } from '@thinkingmap/db';
 import { ValidationError } from '../commands/domain-errors.ts';
+import { propertyOf } from '../commands/input.ts';
 
 const isSkillName = (skill: string): skill is DivergentSkillName =>
-  (DIVERGENT_SKILL_NAMES as readonly string[]).includes(skill);
+  DIVERGENT_SKILL_NAMES.some((known) => known === skill);
 
 /**
  * Why this server does not offer `skill` to a divergent task (not a skill, or not configured: web search
@@ -23,15 +24,15 @@ export function unofferedSkill(skills: DivergentSkills, skill: string): string |
  */
 export function checkReviewSkills(kind: string, reply: unknown, skills: DivergentSkills): void {
   if (kind !== QuestionKind.REVIEW_DIVERGENT_TASKS) return;
-  const tasks = (reply as { tasks?: unknown } | null | undefined)?.tasks;
+  const tasks = propertyOf(reply, 'tasks');
   if (!Array.isArray(tasks)) return;
-  tasks.forEach((task: { name?: unknown; skill?: unknown } | null, i) => {
-    const skill = task?.skill;
+  tasks.forEach((task: unknown, i) => {
+    const skill = propertyOf(task, 'skill');
     const why = typeof skill === 'string' ? unofferedSkill(skills, skill) : null;
     if (why)
       throw new ValidationError(
         `reply.tasks.${i}.skill`,
-        `the task "${String(task?.name ?? i + 1)}" cannot use the skill ${skill}: ${why}`,
+        `the task "${String(propertyOf(task, 'name') ?? i + 1)}" cannot use the skill ${skill}: ${why}`,
       );
   });
 }

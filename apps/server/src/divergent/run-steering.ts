@@ -1,7 +1,7 @@
 import type { DivergentSteering, DivergentSteeringPort } from '@thinkingmap/agent-core';
 import type { Database } from '@thinkingmap/db';
-import { toMapEvent } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import { toMapEvent } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { foldSteering } from './divergent-session.ts';
 
 /** Why a task's signal was aborted: the person skipped it, or stopped its session. */
@@ -59,7 +59,7 @@ export class RunSteering implements DivergentSteeringPort {
         where: { mapId: this.run.mapId, seq: { gt: this.#seq, lte: upTo }, type: 'DivergentSteered' },
         orderBy: { seq: 'asc' },
       });
-      this.#events.push(...(rows.map(toMapEvent) as MapEvent[]));
+      this.#events.push(...rows.map(toMapEvent));
       this.#seq = upTo;
     }
     return foldSteering(this.run.id, this.#events);

@@ -3,11 +3,9 @@ import { AgentGraph, type AgentRun, isDivergentTaskEnded, isRunOpen, QuestionKin
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
+import { toMapEvent } from '../commands/event-log.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import type { DivergentSteeringAction } from '../events/divergent-event-contracts.ts';
-import { toMapEvent } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
 import { foldDivergentSession } from './divergent-session.ts';
 import { unofferedSkill } from './offered-skill.ts';
 
@@ -66,12 +64,12 @@ export async function steerDivergent(ctx: CommandContext, raw: unknown, effects:
       where: { mapId: run.mapId, type: { startsWith: 'Divergent' } },
       orderBy: { seq: 'asc' },
     });
-    const session = foldDivergentSession(run.id, rows.map(toMapEvent) as MapEvent[]);
+    const session = foldDivergentSession(run.id, rows.map(toMapEvent));
     if (session.stopRequested) throw new ConflictError('the divergent session is already stopping');
     const base = {
       runId: run.id,
       steeringId: crypto.randomUUID(),
-      action: input.action as DivergentSteeringAction,
+      action: input.action,
       taskKey: null,
       task: null,
       threshold: null,

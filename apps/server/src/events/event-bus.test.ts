@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileRedisChannel } from '../../tests/helpers/redis-channel.ts';
 import { redisAnswers, sharedRedisUrl as redisUrl } from '../../tests/helpers/redis-reachable.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { createEventBus, type EventBus, feedTopic, type LiveItem, mapTopic, RESYNC } from './event-bus.ts';
-import type { MapEvent } from './map-event.ts';
 
 /** A small event of `mapId` with sequence `seq`, owned by `ownerId` at position `feedSeq` of their feed. */
 function tokens(mapId: string, seq: number, ownerId = 'owner', feedSeq = seq): MapEvent {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Repeater } from 'graphql-yoga';
 import { Redis } from 'ioredis';
+import type { MapEvent } from '../commands/map-event.ts';
 import { type LiveItem, LiveTopics, mapTopic, RESYNC, type Topic } from './live-topics.ts';
-import type { MapEvent } from './map-event.ts';
 
 export { feedTopic, type LiveItem, mapTopic, RESYNC, type Topic } from './live-topics.ts';
 

@@ -1,20 +1,24 @@
 import { AgentStepPhase, ContextAction } from '@thinkingmap/db/enums';
 import { ValidationError } from '../commands/domain-errors.ts';
+import { readEvents } from '../commands/event-log.ts';
+import type { MapEvent, MapEventType, StoredEvent } from '../commands/map-event.ts';
 import { divergentEventMembers } from '../divergent/divergent-events.type.ts';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ConversationKindEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
-import { readEvents } from './event-log.ts';
-import type { MapEvent, MapEventType, StoredEvent } from './map-event.ts';
+import {
+  ContextItemSnapshotRef,
+  DecisionSnapshotRef,
+  DependencySnapshotRef,
+  MapSnapshotRef,
+  MessageSnapshotRef,
+  NodeSnapshotRef,
+  RunSnapshotRef,
+  SuggestionSnapshotRef,
+} from '../schema/snapshot-refs.ts';
 
 type EventOf<K extends MapEventType> = StoredEvent<K>;
-
-/**
- * An event's snapshot resolved as the GraphQL object type of its row (Node, Map, …). A snapshot carries
- * every scalar field that type exposes (a test checks it), dates as ISO strings; relations load by id.
- */
-const asRow = (snapshot: object) => snapshot as never;
 
 /** Fields every event has: where it belongs, its place in the map's sequence, and when it happened. */
 // Fields that share a name across the union's members share a type too (GraphQL requires it of
@@ -38,7 +42,7 @@ const nodeField = <K extends 'NodeCreated' | 'NodeUpdated' | 'NodeConcluded' | '
     description,
     interfaces: [SequencedEventRef],
     fields: (t) => ({
-      node: t.field({ type: 'Node' as never, resolve: (event) => asRow(event.payload.node) }),
+      node: t.field({ type: NodeSnapshotRef, resolve: (event) => event.payload.node }),
       ...(withFields
         ? { fields: t.stringList({ resolve: (event) => ('fields' in event.payload ? event.payload.fields : []) }) }
         : {}),
@@ -68,7 +72,7 @@ const dependencyEvent = <K extends 'DependencyAdded' | 'DependencyRemoved'>(name
     description,
     interfaces: [SequencedEventRef],
     fields: (t) => ({
-      dependency: t.field({ type: 'Dependency' as never, resolve: (e) => asRow(e.payload.dependency) }),
+      dependency: t.field({ type: DependencySnapshotRef, resolve: (e) => e.payload.dependency }),
       nodeId: t.id({ nullable: true, resolve: (e) => e.payload.dependency.nodeId }),
       dependsOnId: t.id({ resolve: (e) => e.payload.dependency.dependsOnId }),
     }),
@@ -85,7 +89,7 @@ const ContextUpdated = builder.objectRef<EventOf<'ContextUpdated'>>('ContextUpda
   fields: (t) => ({
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
     action: t.field({ type: ContextActionEnum, resolve: (e) => e.payload.action }),
-    item: t.field({ type: 'ContextItem' as never, resolve: (e) => asRow(e.payload.item) }),
+    item: t.field({ type: ContextItemSnapshotRef, resolve: (e) => e.payload.item }),
   }),
 });
 
@@ -94,7 +98,7 @@ const MessagePosted = builder.objectRef<EventOf<'MessagePosted'>>('MessagePosted
   interfaces: [SequencedEventRef],
   fields: (t) => ({
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
-    message: t.field({ type: 'Message' as never, resolve: (e) => asRow(e.payload.message) }),
+    message: t.field({ type: MessageSnapshotRef, resolve: (e) => e.payload.message }),
   }),
 });
 
@@ -112,14 +116,14 @@ const ConversationCleared = builder.objectRef<EventOf<'ConversationCleared'>>('C
 const MapCreated = builder.objectRef<EventOf<'MapCreated'>>('MapCreated').implement({
   description: "The map was created; the first event of every map's log.",
   interfaces: [SequencedEventRef],
-  fields: (t) => ({ map: t.field({ type: 'Map' as never, resolve: (e) => asRow(e.payload.map) }) }),
+  fields: (t) => ({ map: t.field({ type: MapSnapshotRef, resolve: (e) => e.payload.map }) }),
 });
 
 const MapUpdated = builder.objectRef<EventOf<'MapUpdated'>>('MapUpdated').implement({
   description: "The map's own fields changed.",
   interfaces: [SequencedEventRef],
   fields: (t) => ({
-    map: t.field({ type: 'Map' as never, resolve: (e) => asRow(e.payload.map) }),
+    map: t.field({ type: MapSnapshotRef, resolve: (e) => e.payload.map }),
     fields: t.stringList({ resolve: (e) => e.payload.fields }),
   }),
 });
@@ -137,7 +141,7 @@ const runEvent = <K extends 'RunStarted' | 'RunFinished'>(name: K, description: 
     fields: (t) => ({
       runId: t.id({ resolve: (e) => e.payload.run.id }),
       nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
-      run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+      run: t.field({ type: RunSnapshotRef, resolve: (e) => e.payload.run }),
     }),
   });
 
@@ -152,7 +156,7 @@ const RunFailed = builder.objectRef<EventOf<'RunFailed'>>('RunFailed').implement
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
     code: t.string({ resolve: (e) => e.payload.code }),
     reason: t.string({ resolve: (e) => e.payload.reason }),
-    run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+    run: t.field({ type: RunSnapshotRef, resolve: (e) => e.payload.run }),
   }),
 });
 
@@ -166,7 +170,7 @@ const RunWaitingForDependencies = builder
     fields: (t) => ({
       runId: t.id({ resolve: (e) => e.payload.run.id }),
       nodeId: t.id({ nullable: true, resolve: (e) => e.payload.run.nodeId }),
-      run: t.field({ type: 'AgentRun' as never, resolve: (e) => asRow(e.payload.run) }),
+      run: t.field({ type: RunSnapshotRef, resolve: (e) => e.payload.run }),
       waitingForIds: t.idList({ resolve: (e) => e.payload.waitingFor.map((d) => d.id) }),
       waitingForQuestions: t.stringList({ resolve: (e) => e.payload.waitingFor.map((d) => d.question) }),
     }),
@@ -178,7 +182,7 @@ const DecisionRecorded = builder.objectRef<EventOf<'DecisionRecorded'>>('Decisio
   fields: (t) => ({
     runId: t.id({ resolve: (e) => e.payload.decision.runId }),
     nodeId: t.id({ nullable: true, resolve: (e) => e.payload.decision.nodeId }),
-    decision: t.field({ type: 'Decision' as never, resolve: (e) => asRow(e.payload.decision) }),
+    decision: t.field({ type: DecisionSnapshotRef, resolve: (e) => e.payload.decision }),
   }),
 });
 
@@ -188,7 +192,7 @@ const suggestionEvent = <K extends 'SuggestionPosted' | 'SuggestionResolved'>(na
     interfaces: [SequencedEventRef],
     fields: (t) => ({
       runId: t.id({ resolve: (e) => e.payload.suggestion.runId }),
-      suggestion: t.field({ type: 'CriticSuggestion' as never, resolve: (e) => asRow(e.payload.suggestion) }),
+      suggestion: t.field({ type: SuggestionSnapshotRef, resolve: (e) => e.payload.suggestion }),
     }),
   });
 
@@ -320,7 +324,7 @@ const MEMBERS = {
 /** Every event of a map. New agent events join this union. */
 export const MapEventUnion = builder.unionType('MapEvent', {
   types: Object.values(MEMBERS),
-  resolveType: (event) => MEMBERS[(event as MapEvent).type as keyof typeof MEMBERS] as never,
+  resolveType: (event) => event.type,
 });
 
 const EventPageRef = builder

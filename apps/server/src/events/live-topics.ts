@@ -1,5 +1,5 @@
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
-import type { MapEvent } from './map-event.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 
 /** What a stream follows live: one map's events, or every event of the maps one person owns (their feed). */
 export type Topic = `map:${string}` | `feed:${string}`;

@@ -1,9 +1,9 @@
 import type { ReadDb } from '@thinkingmap/db';
 import { map, type Repeater } from 'graphql-yoga';
+import { readEvents } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import type { EventBus } from './event-bus.ts';
-import { readEvents } from './event-log.ts';
 import { mapTopic } from './live-topics.ts';
-import type { MapEvent } from './map-event.ts';
 import { sequencedStream } from './sequenced-stream.ts';
 
 /** Options for {@link mapEventStream}. */

@@ -1,9 +1,9 @@
 import { GraphQLError } from 'graphql';
 import { DomainError } from '../commands/domain-errors.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { MapEventUnion } from './events.type.ts';
-import type { MapEvent } from './map-event.ts';
 import { mapEventStream } from './map-event-stream.ts';
 
 builder.subscriptionField('mapEvents', (t) =>

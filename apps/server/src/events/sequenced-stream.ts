@@ -1,7 +1,7 @@
 import { Repeater } from 'graphql-yoga';
+import type { MapEvent } from '../commands/map-event.ts';
 import type { EventBus } from './event-bus.ts';
 import { type LiveItem, RESYNC, type Topic } from './live-topics.ts';
-import type { MapEvent } from './map-event.ts';
 
 /** Stored events read from the log at a time while catching up. */
 const PAGE = 500;

@@ -1,7 +1,7 @@
 import type { ReadDb } from '@thinkingmap/db';
 import { Repeater } from 'graphql-yoga';
+import type { MapEvent } from '../commands/map-event.ts';
 import type { EventBus } from './event-bus.ts';
-import type { MapEvent } from './map-event.ts';
 import { sequencedStream } from './sequenced-stream.ts';
 import { encodeFeedCursor, type FeedCursor } from './viewer-cursor.ts';
 import { type FeedFilters, viewerFeedLog } from './viewer-feed-log.ts';

@@ -1,11 +1,10 @@
 import { GraphQLError } from 'graphql';
 import { DomainError, ValidationError } from '../commands/domain-errors.ts';
+import { isEventType } from '../commands/event-contracts.ts';
 import { parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
-import { EVENT_CONTRACTS } from './event-contracts.ts';
 import { MapEventUnion } from './events.type.ts';
-import type { MapEventType } from './map-event.ts';
 import { decodeFeedCursor } from './viewer-cursor.ts';
 import { readViewerEvents, type ViewerEventPage } from './viewer-event-log.ts';
 import { type FeedItem, viewerEventStream } from './viewer-event-stream.ts';
@@ -34,13 +33,14 @@ function parseFilters(args: {
   mapIds?: readonly (string | number)[] | null;
   types?: readonly string[] | null;
 }) {
-  for (const type of args.types ?? []) {
-    if (!(type in EVENT_CONTRACTS)) throw new ValidationError('types', `${type} is not an event type`);
-  }
+  const types = (args.types ?? []).map((type) => {
+    if (!isEventType(type)) throw new ValidationError('types', `${type} is not an event type`);
+    return type;
+  });
   return {
     after: args.after == null ? null : decodeFeedCursor(args.after),
     mapIds: args.mapIds ? args.mapIds.map((id) => parseId('mapIds', id)) : null,
-    types: (args.types as MapEventType[] | null | undefined) ?? null,
+    types: args.types == null ? null : types,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Prisma, ReadDb } from '@thinkingmap/db';
-import { toMapEvent } from './event-log.ts';
+import { toMapEvent } from '../commands/event-log.ts';
+import type { MapEvent, MapEventType } from '../commands/map-event.ts';
 import { feedTopic } from './live-topics.ts';
-import type { MapEvent, MapEventType } from './map-event.ts';
 import type { SequencedLog } from './sequenced-stream.ts';
 import type { FeedCursor } from './viewer-cursor.ts';
 

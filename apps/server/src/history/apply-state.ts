@@ -1,30 +1,31 @@
 import type { Tx } from '@thinkingmap/db';
-import type { Emit } from '../commands/mutate-map.ts';
 import {
-  type DependencySnapshot,
-  type NodeSnapshot,
+  isoDate,
+  mapSnapshot,
+  nodeSnapshot,
   toDependencySnapshot,
   toMapSnapshot,
   toNodeSnapshot,
-} from '../events/event-snapshots.ts';
+} from '../commands/event-snapshots.ts';
+import type { Emit } from '../commands/mutate-map.ts';
 import { removeNodeRows } from '../maps/tree-commands.ts';
 import { diffFields } from './map-changes.ts';
-import { type Entity, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
+import { type Entity, fieldOf, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
 import { parentsFirst } from './parents-first.ts';
 import { restoreNodeContent } from './restore-node-content.ts';
 
-const DATE_FIELDS = new Set(['concludedAt', 'staleSince']);
+const rowDate = isoDate.nullable().transform((iso) => (iso === null ? null : new Date(iso)));
 
-/** A snapshot's tracked fields as row data (dates back to Date). */
-function rowData(entity: Entity, fields: readonly string[]): Record<string, unknown> {
-  const value = entity.value as unknown as Record<string, unknown>;
-  return Object.fromEntries(
-    fields.map((field) => {
-      const v = value[field] ?? null;
-      return [field, DATE_FIELDS.has(field) && typeof v === 'string' ? new Date(v) : v];
-    }),
-  );
-}
+/** The fields a node's row is written from when the history sets them (dates back to Date), any of them. */
+const NODE_DATA = nodeSnapshot
+  .omit({ id: true, mapId: true, version: true, createdAt: true, updatedAt: true })
+  .extend({ concludedAt: rowDate, staleSince: rowDate })
+  .partial();
+const MAP_DATA = mapSnapshot.pick({ title: true, problem: true, goal: true, constraints: true }).partial();
+
+/** Some of a snapshot's tracked fields by name, as its entity has them. */
+const fieldsOf = (entity: Entity, fields: readonly string[]) =>
+  Object.fromEntries(fields.map((field) => [field, fieldOf(entity, field) ?? null]));
 
 /**
  * Brings the entities named in `target` to the given versions (null: absent) inside a command's transaction,
@@ -50,7 +51,9 @@ export async function applyState(
   const depsOfGone = [...current.values()].filter(
     (e) => e.kind === 'DEPENDENCY' && (gone.has(e.value.nodeId) || gone.has(e.value.dependsOnId)),
   );
-  const dropped = new Map([...removedDeps, ...depsOfGone].map((e) => [e.id, e.value as DependencySnapshot]));
+  const dropped = new Map(
+    [...removedDeps, ...depsOfGone].flatMap((e) => (e.kind === 'DEPENDENCY' ? [[e.id, e.value] as const] : [])),
+  );
   for (const dependency of dropped.values()) {
     if (!gone.has(dependency.nodeId) && !gone.has(dependency.dependsOnId)) {
       await tx.dependency.delete({ where: { id: dependency.id } });
@@ -65,16 +68,18 @@ export async function applyState(
     const archive = await removeNodeRows(tx, removedNodes);
     emit({ type: 'NodeDeleted', payload: { nodeIds: removedNodes, dependencyIds, archive } });
   }
-  const created = wanted.filter(([k, v]) => v?.kind === 'NODE' && !now(k)).map(([, v]) => v!.value as NodeSnapshot);
+  const created = wanted.flatMap(([k, v]) => (v?.kind === 'NODE' && !now(k) ? [v.value] : []));
   for (const snapshot of parentsFirst(created)) {
     const entity = { kind: 'NODE', id: snapshot.id, value: snapshot } as const;
     const node = await tx.node.create({
       data: {
-        ...(rowData(entity, TRACKED_FIELDS.NODE) as object),
+        ...NODE_DATA.parse(fieldsOf(entity, TRACKED_FIELDS.NODE)),
         id: snapshot.id,
         mapId,
+        question: snapshot.question,
+        constraints: snapshot.constraints,
         version: snapshot.version + 1,
-      } as never,
+      },
     });
     emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
   }
@@ -88,12 +93,14 @@ export async function applyState(
     if (!entity || !was || entity.kind === 'DEPENDENCY') continue;
     const fields = diffFields(entity.kind, was, entity).map((d) => d.field);
     if (fields.length === 0) continue;
-    const data = { ...rowData(entity, fields), version: { increment: 1 } };
+    const version = { increment: 1 };
     if (entity.kind === 'NODE') {
-      const node = await tx.node.update({ where: { id: entity.id }, data: data as never });
+      const data = { ...NODE_DATA.parse(fieldsOf(entity, fields)), version };
+      const node = await tx.node.update({ where: { id: entity.id }, data });
       emit({ type: 'NodeUpdated', payload: { node: toNodeSnapshot(node), fields } });
     } else {
-      const map = await tx.map.update({ where: { id: entity.id }, data: data as never });
+      const data = { ...MAP_DATA.parse(fieldsOf(entity, fields)), version };
+      const map = await tx.map.update({ where: { id: entity.id }, data });
       emit({ type: 'MapUpdated', payload: { map: toMapSnapshot(map), fields } });
     }
   }

@@ -1,6 +1,6 @@
 import type { ChangeKind, ReadDb, Tx } from '@thinkingmap/db';
-import { toLoggedEvent } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import { toLoggedEvent } from '../commands/event-log.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 
 /** A stored event with who made it and which change it belongs to. */
 export type HistoryEvent = MapEvent & {
@@ -20,15 +20,14 @@ export type HistoryEvent = MapEvent & {
 export async function readHistoryEvents(db: ReadDb | Tx, mapId: string): Promise<HistoryEvent[]> {
   const rows = await db.event.findMany({ where: { mapId }, orderBy: { seq: 'asc' } });
   return rows.map(
-    (row) =>
-      ({
-        ...toLoggedEvent(row),
-        actorId: row.actorId,
-        runId: row.runId,
-        step: row.step,
-        changeSeq: row.changeSeq ?? row.seq,
-        changeKind: row.changeKind ?? 'EDIT',
-        revertsSeq: row.revertsSeq,
-      }) as HistoryEvent,
+    (row): HistoryEvent => ({
+      ...toLoggedEvent(row),
+      actorId: row.actorId,
+      runId: row.runId,
+      step: row.step,
+      changeSeq: row.changeSeq ?? row.seq,
+      changeKind: row.changeKind ?? 'EDIT',
+      revertsSeq: row.revertsSeq,
+    }),
   );
 }

@@ -43,8 +43,9 @@ const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
       description: "A node's question or the map's title, as it was after the change (before, for a deletion).",
       nullable: true,
       resolve: (entry) => {
-        const value = (entry.after ?? entry.before)?.value as { question?: string; title?: string } | undefined;
-        return value?.question ?? value?.title ?? null;
+        const entity = entry.after ?? entry.before;
+        if (entity?.kind === 'NODE') return entity.value.question;
+        return entity?.kind === 'MAP' ? entity.value.title : null;
       },
     }),
     fields: t.field({ type: [FieldDiffRef], resolve: (entry) => entry.fields }),

@@ -4,6 +4,7 @@ import {
   applyEvent,
   type Entity,
   type EntityKind,
+  fieldOf,
   keepArchives,
   type MapState,
   type NodeArchives,
@@ -44,8 +45,7 @@ export interface MapChange {
 
 /** The tracked fields whose values differ between two versions of an entity. */
 export function diffFields(kind: EntityKind, before: Entity | null, after: Entity | null): FieldDiff[] {
-  const read = (entity: Entity | null, field: string) =>
-    entity ? ((entity.value as unknown as Record<string, unknown>)[field] ?? null) : null;
+  const read = (entity: Entity | null, field: string) => fieldOf(entity, field) ?? null;
   return TRACKED_FIELDS[kind]
     .map((field) => ({ field, before: read(before, field), after: read(after, field) }))
     .filter((d) => JSON.stringify(d.before) !== JSON.stringify(d.after));

@@ -1,6 +1,13 @@
-import type { DependencySnapshot, MapSnapshot, NodeSnapshot } from '../events/event-snapshots.ts';
-import type { MapEvent } from '../events/map-event.ts';
-import type { NodeArchive } from '../events/node-archive.ts';
+import {
+  type DependencySnapshot,
+  dependencySnapshot,
+  type MapSnapshot,
+  mapSnapshot,
+  type NodeSnapshot,
+  nodeSnapshot,
+} from '../commands/event-snapshots.ts';
+import type { MapEvent } from '../commands/map-event.ts';
+import type { NodeArchive } from '../commands/node-archive.ts';
 
 /** An entity of a map the history tracks. */
 export type Entity =
@@ -26,6 +33,24 @@ export function keepArchives(archives: NodeArchives, event: MapEvent): void {
 }
 
 export const entityKey = (kind: EntityKind, id: string) => `${kind}:${id}`;
+
+/** The value of an entity's field by name (the tracked fields are named by the data they describe). */
+export function fieldOf(entity: Entity | null | undefined, field: string): unknown {
+  return entity && field in entity.value ? Reflect.get(entity.value, field) : undefined;
+}
+
+/** The entity with some fields set to other values, checked against its snapshot's contract. */
+export function withFields(entity: Entity, values: Iterable<readonly [string, unknown]>): Entity {
+  const value = { ...entity.value, ...Object.fromEntries(values) };
+  switch (entity.kind) {
+    case 'MAP':
+      return { ...entity, value: mapSnapshot.parse(value) };
+    case 'NODE':
+      return { ...entity, value: nodeSnapshot.parse(value) };
+    case 'DEPENDENCY':
+      return { ...entity, value: dependencySnapshot.parse(value) };
+  }
+}
 
 /** The fields a change to an entity is described and reverted by (bookkeeping fields are left out). */
 export const TRACKED_FIELDS: Record<EntityKind, readonly string[]> = {

@@ -1,5 +1,5 @@
 import type { Tx } from '@thinkingmap/db';
-import type { ConversationArchive, NodeArchive } from '../events/node-archive.ts';
+import type { ConversationArchive, NodeArchive } from '../commands/node-archive.ts';
 import { parentsFirst } from './parents-first.ts';
 
 /** A node's two conversations, one of each kind. */
@@ -80,9 +80,9 @@ async function restoreRunLinks(
     await tx.decision.createMany({
       data: kept.map(({ overridden, choice, createdAt, ...decision }) => ({
         ...decision,
-        choice: choice as never,
+        choice,
         // A JSON column takes no plain null: a decision nobody overrode leaves it unset.
-        ...(overridden === null ? {} : { overridden: overridden as never }),
+        ...(overridden === null ? {} : { overridden }),
         createdAt: date(createdAt),
       })),
     });

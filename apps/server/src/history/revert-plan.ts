@@ -1,5 +1,5 @@
 import type { ChangeEntry, MapChange } from './map-changes.ts';
-import type { Entity, MapState } from './map-state.ts';
+import { type Entity, fieldOf, type MapState, withFields } from './map-state.ts';
 import { type PersonUnit, personUnits } from './person-changes.ts';
 import { undoneRun } from './reverted-by.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
@@ -8,9 +8,10 @@ import { UndoRefusedError } from './undo-refused-error.ts';
 function reverted(entry: ChangeEntry, current: Entity | null): Entity | null {
   if (entry.action === 'CREATED') return null;
   if (entry.action === 'DELETED' || !current) return entry.before;
-  const value = { ...(current.value as object) } as Record<string, unknown>;
-  for (const d of entry.fields) value[d.field] = d.before;
-  return { ...current, value } as Entity;
+  return withFields(
+    current,
+    entry.fields.map((d) => [d.field, d.before] as const),
+  );
 }
 
 /** What a later event touched that depends on `entry`: the same fields, or (for a creation) anything on or under it. */
@@ -21,8 +22,8 @@ function dependsOn(entry: ChangeEntry, later: ChangeEntry): boolean {
     return later.fields.some((d) => fields.has(d.field));
   }
   if (entry.action !== 'CREATED' || entry.kind !== 'NODE') return false;
-  const value = (later.after ?? later.before)?.value as Record<string, unknown> | undefined;
-  return value?.parentId === entry.id || value?.nodeId === entry.id || value?.dependsOnId === entry.id;
+  const entity = later.after ?? later.before;
+  return ['parentId', 'nodeId', 'dependsOnId'].some((field) => fieldOf(entity, field) === entry.id);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SuggestionStatus, type Tx } from '@thinkingmap/db';
 import type { Emit } from '../commands/mutate-map.ts';
-import { toSuggestionSnapshot } from '../critic/suggestion-snapshot.ts';
+import { toSuggestionSnapshot } from '../commands/suggestion-snapshot.ts';
 import type { HistoryEvent } from './history-events.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, maskError, type YogaServerOptions } from 'graphql-yoga';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { useHiddenSchema, useNoInternalDetails } from './hide-schema.ts';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type MapVersion, TokenScope, type User } from '@thinkingmap/db';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 import { MapResponseCache, type OrdinaryPath, type StoredAnswerOutcome } from './map-response-cache.ts';
 
 const QUERY = 'query R($m: ID!) { map(id: $m) { ... on Map { lastSeq } } }';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Database, MapVersion } from '@thinkingmap/db';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 import { type MapReadRequest, MapReadRequests } from './map-read-request.ts';
 import { MapVersionReads } from './map-version-reads.ts';
 import { type AnswerRequest, hasErrors, keptHeaders, type SentAnswer, StoredAnswer, VARY } from './stored-answer.ts';

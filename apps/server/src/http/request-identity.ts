@@ -1,5 +1,5 @@
 import type { GraphQLError } from 'graphql';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 
 /**
  * Who a request acts as, as the HTTP and WebSocket handlers need it (the auth system implements it, see

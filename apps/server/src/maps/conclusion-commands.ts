@@ -2,9 +2,9 @@ import { ConclusionKind, type Map as MapRow, type Node, type RunLog, type Tx } f
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { VersionConflictError } from '../commands/domain-errors.ts';
+import { toMapSnapshot, toNodeSnapshot } from '../commands/event-snapshots.ts';
 import { id, LIMITS, parseInput, text, version } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { toMapSnapshot, toNodeSnapshot } from '../events/event-snapshots.ts';
 import { loadNodeInMap } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
 import { FRESH, markStale, staleAfterConclusion } from './stale-conclusions.ts';

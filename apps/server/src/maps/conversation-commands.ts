@@ -11,9 +11,9 @@ import {
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { NotFoundError } from '../commands/domain-errors.ts';
+import { toContextItemSnapshot, toMessageSnapshot } from '../commands/event-snapshots.ts';
 import { id, LIMITS, optionalText, parseInput, text } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { toContextItemSnapshot, toMessageSnapshot } from '../events/event-snapshots.ts';
 import { loadNodeInMap } from './node-commands.ts';
 
 const conversationKind = z.enum(ConversationKind);

@@ -3,9 +3,9 @@ import { findCycle, isInSubtree } from '@thinkingmap/map-graph';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { CycleError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
+import { toDependencySnapshot } from '../commands/event-snapshots.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { toDependencySnapshot } from '../events/event-snapshots.ts';
 import { loadNodeInMap } from './node-commands.ts';
 import { refreshBlocked } from './node-status.ts';
 

@@ -3,9 +3,9 @@ import { MapMode, type Map as MapRow, MapStatus } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ValidationError, VersionConflictError } from '../commands/domain-errors.ts';
+import { toMapSnapshot } from '../commands/event-snapshots.ts';
 import { constraints, id, LIMITS, language, optionalText, parseInput, text, version } from '../commands/input.ts';
 import { assertCanChange, mutateMap } from '../commands/mutate-map.ts';
-import { toMapSnapshot } from '../events/event-snapshots.ts';
 
 const mode = z.enum(MapMode);
 

@@ -5,6 +5,7 @@ import { parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { LanguageEnum, MapModeEnum, MapStatusEnum } from '../schema/enums.type.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { strings } from './records.ts';
 
 /** Adds each node's dependencies to a node-list query, so the list answers `dependencies` itself. */
 function withDependencies<Q extends { include?: object; select?: object }>(query: Q): Q {
@@ -30,7 +31,7 @@ export const MapRef = builder.prismaObject('Map', {
     title: t.exposeString('title'),
     problem: t.exposeString('problem'),
     goal: t.exposeString('goal'),
-    constraints: t.stringList({ resolve: (map) => (map.constraints as string[]) ?? [] }),
+    constraints: t.stringList({ resolve: (map) => strings(map.constraints) }),
     language: t.expose('language', { type: LanguageEnum }),
     mode: t.expose('mode', { type: MapModeEnum }),
     status: t.expose('status', { type: MapStatusEnum }),

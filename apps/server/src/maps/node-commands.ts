@@ -2,9 +2,9 @@ import type { Node, RunLog, Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { NotFoundError, ValidationError, VersionConflictError } from '../commands/domain-errors.ts';
+import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import { constraints, id, LIMITS, optionalText, parseInput, position, text, version } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
-import { toNodeSnapshot } from '../events/event-snapshots.ts';
 import { markStale } from './stale-conclusions.ts';
 
 /**

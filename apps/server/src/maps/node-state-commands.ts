@@ -7,9 +7,9 @@ import {
   type Tx,
 } from '@thinkingmap/db';
 import { z } from 'zod';
+import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import { id, parseInput } from '../commands/input.ts';
 import type { Emit } from '../commands/mutate-map.ts';
-import { toNodeSnapshot } from '../events/event-snapshots.ts';
 
 export const nodeStateInput = z.object({
   nodeId: id,

@@ -1,7 +1,7 @@
 import { NodeStatus, type Tx } from '@thinkingmap/db';
 import { readiness } from '@thinkingmap/map-graph';
+import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
-import { toNodeSnapshot } from '../events/event-snapshots.ts';
 
 /** Statuses the dependency checker may move between; running, waiting, completed and failed are left alone. */
 const WAITING_STATES = new Set<NodeStatus>([NodeStatus.PENDING, NodeStatus.READY, NodeStatus.BLOCKED]);

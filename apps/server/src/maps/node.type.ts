@@ -1,5 +1,6 @@
 import type { Dependency, Node } from '@thinkingmap/db';
 import { readiness, topologicalOrder, treeOrder } from '@thinkingmap/map-graph';
+import { propertyOf } from '../commands/input.ts';
 import { assertMapAccess, assertRowAccess, parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import {
@@ -15,6 +16,7 @@ import { ACCESS_ERRORS } from '../schema/errors.type.ts';
 import { DependencyRef } from './dependency.type.ts';
 import { inOrder } from './in-order.ts';
 import { ReadinessRef, type ReadinessShape } from './readiness.type.ts';
+import { strings } from './records.ts';
 
 export const NodeRef = builder.prismaObject('Node', {
   description: 'A question in a thinking map.',
@@ -25,7 +27,7 @@ export const NodeRef = builder.prismaObject('Node', {
     position: t.exposeInt('position', { description: 'Order among siblings.' }),
     question: t.exposeString('question'),
     goal: t.exposeString('goal'),
-    constraints: t.stringList({ resolve: (node) => (node.constraints as string[]) ?? [] }),
+    constraints: t.stringList({ resolve: (node) => strings(node.constraints) }),
     type: t.expose('type', { type: NodeTypeEnum }),
     status: t.expose('status', { type: NodeStatusEnum }),
     intent: t.expose('intent', { type: NodeIntentEnum, nullable: true }),
@@ -86,10 +88,11 @@ export const NodeRef = builder.prismaObject('Node', {
 
 /** The dependencies a node row was loaded with, if any. */
 function preloaded(node: object): Dependency[] | undefined {
-  const rows = (node as { dependencies?: unknown }).dependencies;
-  if (!Array.isArray(rows) || !rows.every((row) => typeof row?.dependsOnId === 'string')) return undefined;
-  return rows as Dependency[];
+  const rows = propertyOf(node, 'dependencies');
+  return Array.isArray(rows) && rows.every(isDependency) ? rows : undefined;
 }
+
+const isDependency = (row: unknown): row is Dependency => typeof propertyOf(row, 'dependsOnId') === 'string';
 
 function toReadiness(dependencies: Parameters<typeof readiness>[0]): ReadinessShape {
   const result = readiness(dependencies);

@@ -1,5 +1,5 @@
 import type { Tx } from '@thinkingmap/db';
-import { type NodeArchive, toNodeArchive } from '../events/node-archive.ts';
+import { type NodeArchive, toNodeArchive } from '../commands/node-archive.ts';
 
 const oldestFirst = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
 

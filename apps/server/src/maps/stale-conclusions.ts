@@ -1,6 +1,6 @@
 import { StaleReason, type Tx } from '@thinkingmap/db';
+import { toMapSnapshot, toNodeSnapshot } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
-import { toMapSnapshot, toNodeSnapshot } from '../events/event-snapshots.ts';
 
 /** A node whose conclusion a change may have made out of date, why, and which node changed. */
 export interface StaleCause {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { assertConsultationAccess } from '../consultations/consultation-access.ts';
+import { consultationLogs, consultationPlan } from '../consultations/consultation-columns.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
 import { noteDownloadPath } from '../consultations/note-download.ts';
 import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
@@ -55,7 +56,7 @@ export async function loadConsultationSnapshot(
     }),
     parsed,
   );
-  const plan = row.plan as string[];
+  const plan = consultationPlan.parse(row.plan);
   const understanding = row.runs.filter((r) => r.agent === AgentGraph.UNDERSTAND_PROBLEM).at(-1);
   const files = row.mapId ? await notes.list(row.mapId) : [];
   return {
@@ -69,7 +70,7 @@ export async function loadConsultationSnapshot(
     step: plan[row.currentStep] ?? '',
     context: row.context,
     messages: row.messages.reverse().map((m) => ({ id: m.id, role: m.role, text: m.text, planned: m.planned })),
-    logs: (row.logs as { at: string; text: string }[]).slice(-RECENT.logs),
+    logs: consultationLogs.parse(row.logs).slice(-RECENT.logs),
     records: row.records.map((r) => ({
       id: r.id,
       kind: r.kind,

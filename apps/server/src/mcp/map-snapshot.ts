@@ -5,8 +5,8 @@ import type { CommandContext } from '../commands/context.ts';
 import { ForbiddenError, NotFoundError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
+import { strings } from '../maps/records.ts';
 import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
-import { strings } from '../runs/records.ts';
 
 /** A node as MCP clients see it. */
 export type NodeSummary = Pick<

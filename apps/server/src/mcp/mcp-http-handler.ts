@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { refuseJsonRpc as refuse, serveStatelessMcp } from '@thinkingmap/mcp-http';
-import type { Access } from '../auth/access.ts';
 import { type IdentityOptions, parseBearer, resolveAccess } from '../auth/viewer.ts';
+import type { Access } from '../commands/access.ts';
 import { DomainError } from '../commands/domain-errors.ts';
 import { BodyTooLargeError, readBody } from '../http/body-limit.ts';
 import { createThinkingMapMcpServer } from './create-mcp-server.ts';

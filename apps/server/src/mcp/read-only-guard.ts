@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { READ_ONLY_MESSAGE } from '../auth/access.ts';
+import { READ_ONLY_MESSAGE } from '../commands/access.ts';
+import { propertyOf } from '../commands/input.ts';
 import type { McpContext } from './mcp-context.ts';
 import { toolError } from './tool-result.ts';
 
@@ -11,8 +12,11 @@ import { toolError } from './tool-result.ts';
  */
 export function refuseWritesWhenReadOnly(server: McpServer, ctx: McpContext): void {
   if (ctx.commands.scope !== 'READ_ONLY') return;
-  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
   const refused = () => toolError('FORBIDDEN', READ_ONLY_MESSAGE);
-  server.registerTool = ((name: string, config: { annotations?: { readOnlyHint?: boolean } }, callback: unknown) =>
-    register(name, config, config.annotations?.readOnlyHint === true ? callback : refused)) as never;
+  server.registerTool = new Proxy(server.registerTool, {
+    apply(register, self, [name, config, callback]) {
+      const readOnly = propertyOf(propertyOf(config, 'annotations'), 'readOnlyHint') === true;
+      return Reflect.apply(register, self, [name, config, readOnly ? callback : refused]);
+    },
+  });
 }

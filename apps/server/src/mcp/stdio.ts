@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildApp } from '../app.ts';
-import type { Access } from '../auth/access.ts';
+import type { Access } from '../commands/access.ts';
 import { env } from '../env.ts';
 import { startKnowledge } from '../runs/start-knowledge.ts';
 import { createThinkingMapMcpServer } from './create-mcp-server.ts';
@@ -27,7 +27,7 @@ const app = await buildApp({
   localTokenFile: null,
   knowledge: knowledge?.port,
   log,
-  logError: (error) => log(`unexpected error: ${(error as Error)?.stack ?? error}`),
+  logError: (error) => log(`unexpected error: ${error instanceof Error ? error.stack : String(error)}`),
 });
 const access: Access | null = await app.resolveAccess(token ?? null).catch(() => null);
 if (!access) {

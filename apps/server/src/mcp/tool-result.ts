@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DomainError } from '../commands/domain-errors.ts';
+import { DomainError, ValidationError } from '../commands/domain-errors.ts';
 
 /** The code of an MCP tool error that is not a domain error (the cause stays in the server log). */
 export const INTERNAL_ERROR_CODE = 'INTERNAL';
@@ -35,7 +35,7 @@ export async function runTool(
     return await work();
   } catch (error) {
     if (error instanceof DomainError) {
-      return toolError(error.code, error.message, (error as { field?: unknown }).field as string | undefined);
+      return toolError(error.code, error.message, error instanceof ValidationError ? error.field : undefined);
     }
     logError(error);
     return toolError(INTERNAL_ERROR_CODE, 'Unexpected error.');

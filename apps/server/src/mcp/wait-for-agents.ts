@@ -1,5 +1,5 @@
 import type { CommandContext } from '../commands/context.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 
 /** The events after which a run may have paused or ended. */
 const SETTLING = new Set<MapEvent['type']>(['AgentQuestion', 'RunFinished', 'RunFailed', 'RunStarted']);

@@ -1,5 +1,6 @@
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
+import { propertyOf } from '../commands/input.ts';
 import type { ServerMetrics, SubscriptionTransport } from './metrics.ts';
 
 /**
@@ -31,7 +32,7 @@ export function graphqlMetricsPlugins(metrics: ServerMetrics): Plugin[] {
 function useSubscriptionMetrics(metrics: ServerMetrics): Plugin {
   return {
     onSubscribe({ args }) {
-      const transport: SubscriptionTransport = 'socket' in (args.contextValue as object) ? 'ws' : 'sse';
+      const transport: SubscriptionTransport = propertyOf(args.contextValue, 'socket') !== undefined ? 'ws' : 'sse';
       return {
         onSubscribeResult({ result }) {
           if (!(Symbol.asyncIterator in result)) return;

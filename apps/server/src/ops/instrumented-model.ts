@@ -6,6 +6,7 @@ import type {
   StructuredRequest,
   StructuredResult,
 } from '@thinkingmap/agent-core';
+import { propertyOf } from '../commands/input.ts';
 import type { ServerMetrics } from './metrics.ts';
 
 /**
@@ -53,7 +54,7 @@ export class InstrumentedModel implements ModelPort {
       return result;
     } catch (error) {
       m.modelCalls.inc({ agent, outcome: 'error' });
-      const code = (error as { code?: unknown }).code;
+      const code = propertyOf(error, 'code');
       m.modelErrors.inc({ agent, code: typeof code === 'string' ? code : 'UNEXPECTED' });
       throw error;
     } finally {

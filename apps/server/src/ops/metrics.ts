@@ -1,7 +1,7 @@
 import type { Database } from '@thinkingmap/db';
 import { QuestionStatus, RunStatus } from '@thinkingmap/db/enums';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { MapEvent } from '../events/map-event.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import type { StoredAnswerOutcome } from '../http/map-response-cache.ts';
 
 /** How a subscription reaches its client. */

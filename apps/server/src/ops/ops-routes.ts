@@ -79,7 +79,12 @@ export function createOpsRoutes(options: OpsRoutesOptions): OpsRoutes {
     try {
       send(res, 200, metrics.registry.contentType, await metrics.text());
     } catch (error) {
-      send(res, 500, 'text/plain; charset=utf-8', `metrics failed: ${(error as Error).message}\n`);
+      send(
+        res,
+        500,
+        'text/plain; charset=utf-8',
+        `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     }
   };
   // allowMetrics: true, or the status that refuses (404: not served here; 401: a wrong or missing token).

@@ -1,5 +1,4 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { OpsRoutes } from './ops-routes.ts';
 
 /** The private operators' listener (`TM_METRICS_PORT`): /metrics, /healthz and /readyz, nothing else. */
@@ -21,7 +20,8 @@ export function createOpsServer(routes: OpsRoutes): OpsServer {
       new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
-          const { port: bound } = server.address() as AddressInfo;
+          const address = server.address();
+          const bound = typeof address === 'object' && address !== null ? address.port : port;
           resolve(`http://${host.includes(':') ? `[${host}]` : host}:${bound}`);
         });
       }),

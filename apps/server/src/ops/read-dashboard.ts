@@ -1,5 +1,5 @@
 import { type MapStatus, type NodeStatus, type ReadDb, RunStatus } from '@thinkingmap/db';
-import { decodePayload } from '../events/event-contracts.ts';
+import { decodePayload } from '../commands/event-contracts.ts';
 import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
 
 /** Runs that work now. */

@@ -8,10 +8,11 @@ import {
 } from '@thinkingmap/agent-core';
 import { StepContextSource } from '@thinkingmap/db/enums';
 import { NotFoundError } from '../commands/domain-errors.ts';
-import { type PathStep, type RunPath, runPath, type StepContextEntry, type StepReply } from '../history/run-path.ts';
 import { assertMapAccess } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { DecisionSnapshotRef } from '../schema/snapshot-refs.ts';
+import { type PathStep, type RunPath, runPath, type StepContextEntry, type StepReply } from './run-path.ts';
 
 const GraphNodeKindEnum = builder.enumType(TopologyNodeKind, {
   name: 'GraphNodeKind',
@@ -150,9 +151,9 @@ const PathStepRef = builder.objectRef<PathStep>('RunPathStep').implement({
       resolve: (step) => step.proposal,
     }),
     decisions: t.field({
-      type: ['Decision' as never],
+      type: [DecisionSnapshotRef],
       description: 'The decisions the step recorded, oldest first.',
-      resolve: (step) => step.decisions as never,
+      resolve: (step) => step.decisions,
     }),
   }),
 });

@@ -23,6 +23,6 @@ export function isAnswerable(question: { status: string; kind: string }, runStat
   return (
     question.status === 'EXPIRED' &&
     isGateQuestion(question.kind) &&
-    (ANSWERABLE_RUN_STATUSES as readonly string[]).includes(runStatus)
+    ANSWERABLE_RUN_STATUSES.some((known) => known === runStatus)
   );
 }

@@ -1,5 +1,5 @@
 import type { Database } from '@thinkingmap/db';
-import type { MapEvent } from '../events/map-event.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import type { AutoStart } from './auto-start.ts';
 
 /** A node's conclusion is current when it is concluded and not out of date. */

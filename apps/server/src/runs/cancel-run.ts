@@ -1,8 +1,8 @@
 import { type AgentRun, isRunOpen, type Tx } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
 import { NotFoundError, ValidationError } from '../commands/domain-errors.ts';
+import { toNodeSnapshot, toRunSnapshot } from '../commands/event-snapshots.ts';
 import { type Emit, mutateMap } from '../commands/mutate-map.ts';
-import { toNodeSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import type { RunEngine } from './run-engine.ts';
 
 /**

@@ -24,18 +24,18 @@ import type { Database, Node, User } from '@thinkingmap/db';
 import type { CarriedWork, CommandContext, RunActor } from '../commands/context.ts';
 import { CycleError, DomainError, NotFoundError } from '../commands/domain-errors.ts';
 import { parseInput } from '../commands/input.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { postSuggestions, readCriticScope } from '../critic/suggestion-commands.ts';
 import { recordCompletionScore } from '../divergent/divergent-commands.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { MapEvent } from '../events/map-event.ts';
 import { concludeIn, setConclusion, setConclusionInput } from '../maps/conclusion-commands.ts';
 import { postMessage, postMessageIn, postMessageInput } from '../maps/conversation-commands.ts';
 import { addDependency } from '../maps/dependency-commands.ts';
 import { updateMap } from '../maps/map-commands.ts';
 import { createNode, updateNode } from '../maps/node-commands.ts';
 import { parseNodeState, recordNodeState } from '../maps/node-state-commands.ts';
+import { toContextItemRecord, toMapRecord, toMessageRecord, toNodeRecord } from '../maps/records.ts';
 import { parseDecision, recordDecision } from './decisions.ts';
-import { toContextItemRecord, toMapRecord, toMessageRecord, toNodeRecord } from './records.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
 /** Turns a refused command into the agent error the graphs understand. */

@@ -1,7 +1,7 @@
 import { AgentGraph, type AgentRun, type RunLog, type Tx } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
+import { toRunSnapshot } from '../commands/event-snapshots.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import { toRunSnapshot } from '../events/event-snapshots.ts';
 import { NodeBusyError } from './agent-errors.ts';
 import { type AutoStart, autoStartDecision } from './auto-start.ts';
 import { cancelRunIn } from './cancel-run.ts';

@@ -1,8 +1,8 @@
 import { DecidedBy, DecisionKind, type RunLog, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
+import { toDecisionSnapshot } from '../commands/decision-snapshot.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
 import type { Emit } from '../commands/mutate-map.ts';
-import { toDecisionSnapshot } from '../events/decision-snapshot.ts';
 
 const jsonObject = z.record(z.string(), z.unknown());
 

@@ -12,10 +12,10 @@ import type { CommandContext } from '../commands/context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { assertCanChange } from '../commands/mutate-map.ts';
-import { runPath } from '../history/run-path.ts';
 import { createRun } from './create-run.ts';
 import { checkReplyLimits } from './reply-limits.ts';
 import type { RunEngine } from './run-engine.ts';
+import { runPath } from './run-path.ts';
 
 const forkRunInput = z.object({
   runId: id,

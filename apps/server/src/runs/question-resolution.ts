@@ -1,7 +1,7 @@
 import type { AgentRun, RunLog, Tx } from '@thinkingmap/db';
 import { NotFoundError } from '../commands/domain-errors.ts';
+import { toQuestionSnapshot } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
-import { toQuestionSnapshot } from '../events/event-snapshots.ts';
 
 /**
  * Moves a question out of `from` (PENDING by default) with `data` and tells subscribers. Returns how many

@@ -19,7 +19,7 @@ function forwardTo<T extends object>(target: () => T): T {
   return new Proxy({} as T, {
     get(_, key) {
       const current = target();
-      const value = Reflect.get(current, key, current) as unknown;
+      const value: unknown = Reflect.get(current, key, current);
       return typeof value === 'function' ? value.bind(current) : value;
     },
   });

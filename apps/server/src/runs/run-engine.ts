@@ -24,9 +24,9 @@ import {
   type Map as MapRow,
   withRelaxedWrites,
 } from '@thinkingmap/db';
+import type { MapEvent } from '../commands/map-event.ts';
 import { RunSteering, TaskSignals } from '../divergent/run-steering.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { MapEvent } from '../events/map-event.ts';
 import { CommandStore } from './command-store.ts';
 import { DriveCheckpointStore } from './drive-checkpoint-store.ts';
 import { MapTokenLedgers } from './map-token-ledger.ts';

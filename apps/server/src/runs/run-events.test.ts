@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingEvent } from '../events/map-event.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import { RunEvents } from './run-events.ts';
 import type { RunOutbox } from './run-outbox.ts';
 

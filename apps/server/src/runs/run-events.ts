@@ -7,7 +7,7 @@ import type {
   StepOutcome,
 } from '@thinkingmap/agent-core';
 import { AgentStepPhase } from '@thinkingmap/db/enums';
-import type { PendingEvent } from '../events/map-event.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import type { RunOutbox } from './run-outbox.ts';
 
 /** Streamed text is sent in pieces at most this often, so a fast model does not write an event per token. */

@@ -4,9 +4,9 @@ import { createTestDatabase, type TestDatabase, testProviders } from '@thinkingm
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CommandContext } from '../commands/context.ts';
 import { VersionConflictError } from '../commands/domain-errors.ts';
+import { readEvents } from '../commands/event-log.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import { createEventBus, type EventBus } from '../events/event-bus.ts';
-import { readEvents } from '../events/event-log.ts';
-import type { PendingEvent } from '../events/map-event.ts';
 import { addDependency } from '../maps/dependency-commands.ts';
 import { createMap } from '../maps/map-commands.ts';
 import { createNode, updateNode } from '../maps/node-commands.ts';

@@ -1,7 +1,7 @@
 import type { CarriedWork, CommandContext, WorkCarrier } from '../commands/context.ts';
 import { NotFoundError } from '../commands/domain-errors.ts';
+import type { PendingEvent } from '../commands/map-event.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import type { PendingEvent } from '../events/map-event.ts';
 
 /**
  * How long a run's progress may wait before the outbox writes it on its own. Long enough that a step with an

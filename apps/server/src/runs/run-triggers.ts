@@ -1,6 +1,6 @@
 import { AgentGraph } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
-import type { MapEvent } from '../events/map-event.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { NodeBusyError } from './agent-errors.ts';
 import { conclusionsToStart } from './auto-conclusions.ts';
 import type { RunEngine } from './run-engine.ts';

@@ -2,8 +2,8 @@ import type { ModelUsage, RunOutcome } from '@thinkingmap/agent-core';
 import type { AgentRun, CheckpointLog, RunEnd, RunLog, Tx } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
 import { NotFoundError } from '../commands/domain-errors.ts';
+import { toQuestionSnapshot, toRunSnapshot } from '../commands/event-snapshots.ts';
 import { type Emit, mutateMap } from '../commands/mutate-map.ts';
-import { toQuestionSnapshot, toRunSnapshot } from '../events/event-snapshots.ts';
 import { pruneFinishedIn } from './prisma-checkpoint-store.ts';
 
 type Outcome<S extends RunOutcome['status']> = Extract<RunOutcome, { status: S }>;

@@ -54,7 +54,7 @@ export async function startKnowledge(options: StartKnowledgeOptions = {}): Promi
     }
     return knowledge;
   } catch (error) {
-    log(`knowledge: not started: ${(error as Error).message}`);
+    log(`knowledge: not started: ${error instanceof Error ? error.message : String(error)}`);
     return null;
   }
 }

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../commands/context.ts';
+import { toRunSnapshot } from '../commands/event-snapshots.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
-import { toRunSnapshot } from '../events/event-snapshots.ts';
-import type { MapEvent } from '../events/map-event.ts';
 import { autoStartDecision } from './auto-start.ts';
 import { recordDecision } from './decisions.ts';
 import type { RunEngine } from './run-engine.ts';

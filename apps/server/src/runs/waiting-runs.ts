@@ -1,6 +1,6 @@
 import type { AgentRun, Database, DependedOnNode } from '@thinkingmap/db';
 import { readiness } from '@thinkingmap/map-graph';
-import type { MapEvent } from '../events/map-event.ts';
+import type { MapEvent } from '../commands/map-event.ts';
 
 /** The events after which a run waiting for dependencies may be free to start. */
 const FREEING = new Set<MapEvent['type']>(['NodeConcluded', 'DependencyRemoved', 'NodeDeleted']);

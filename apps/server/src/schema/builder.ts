@@ -6,7 +6,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import type { Db } from '@thinkingmap/db';
 import type PrismaTypes from '@thinkingmap/db/pothos-types';
 import { getDatamodel } from '@thinkingmap/db/pothos-types';
-import { canWrite, READ_ONLY_MESSAGE } from '../auth/access.ts';
+import { canWrite, READ_ONLY_MESSAGE } from '../commands/access.ts';
 import { ForbiddenError } from '../commands/domain-errors.ts';
 import { QUERY_COMPLEXITY } from '../http/query-limits.ts';
 import type { GraphQLContext } from './context.ts';

@@ -1,7 +1,7 @@
 import type { ModelCapabilities } from '@thinkingmap/agent-core';
 import type { Database, User } from '@thinkingmap/db';
-import type { Access } from '../auth/access.ts';
 import type { TokenRevocations } from '../auth/token-revocations.ts';
+import type { Access } from '../commands/access.ts';
 import type { CommandContext } from '../commands/context.ts';
 import type { ConsultationService } from '../consultations/consultation-service.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';

@@ -10,8 +10,8 @@ import {
 import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPath } from '../../src/history/run-path.ts';
 import { checkpointBytesOf } from '../../src/runs/prisma-checkpoint-store.ts';
+import { runPath } from '../../src/runs/run-path.ts';
 import { waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';

@@ -10,7 +10,7 @@ import {
 import { logicProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPath } from '../../src/history/run-path.ts';
+import { runPath } from '../../src/runs/run-path.ts';
 import { eventually, waitForQuestion, waitForRun } from '../helpers/agent-driver.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
 import { manualMapWithRoot } from '../helpers/map-builder.ts';

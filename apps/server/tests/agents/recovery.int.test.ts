@@ -2,7 +2,7 @@ import { CREATE_MAP, CREATE_NODE, NODE } from '@thinkingmap/client';
 import type { ConclusionKind } from '@thinkingmap/db';
 import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/events/event-log.ts';
+import { readEvents } from '../../src/commands/event-log.ts';
 import { setConclusion } from '../../src/maps/conclusion-commands.ts';
 import { recoverRuns } from '../../src/runs/recover-runs.ts';
 import { eventually, processRootUntilReview } from '../helpers/agent-driver.ts';

@@ -1,8 +1,8 @@
 import { PENDING_QUESTIONS, POST_MESSAGE, PROCESS_NODE, REPLY_TO_AGENT, RUNS, UPDATE_MAP } from '@thinkingmap/client';
 import { logicProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/events/event-log.ts';
-import type { MapEvent } from '../../src/events/map-event.ts';
+import { readEvents } from '../../src/commands/event-log.ts';
+import type { MapEvent } from '../../src/commands/map-event.ts';
 import { eventually } from '../helpers/agent-driver.ts';
 import { createMap, createNode } from '../helpers/map-builder.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';

@@ -1,6 +1,6 @@
 import { CREATE_MAP, REPLY_TO_AGENT, START_DIVERGENT } from '@thinkingmap/client';
 import { describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/events/event-log.ts';
+import { readEvents } from '../../src/commands/event-log.ts';
 import { eventually, waitForQuestion } from '../helpers/agent-driver.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import { divergentModel, rootOf, task, waitForSession, waitForSessionStatus } from './divergent-helpers.ts';

@@ -9,7 +9,7 @@ import {
 } from '@thinkingmap/client';
 import { attempt } from '@thinkingmap/client/testing';
 import { describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/events/event-log.ts';
+import { readEvents } from '../../src/commands/event-log.ts';
 import { waitForQuestion } from '../helpers/agent-driver.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import {

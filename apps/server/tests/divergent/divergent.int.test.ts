@@ -1,7 +1,7 @@
 import { CANCEL_RUN, REPLY_TO_AGENT, START_DIVERGENT } from '@thinkingmap/client';
 import { logicProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
-import { readEvents } from '../../src/events/event-log.ts';
+import { readEvents } from '../../src/commands/event-log.ts';
 import { waitForQuestion } from '../helpers/agent-driver.ts';
 import { call, startTestServer } from '../helpers/test-server.ts';
 import {

@@ -11,8 +11,8 @@ import {
   isScalarType,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_ONLY_MESSAGE } from '../../src/auth/access.ts';
 import { issueToken } from '../../src/auth/tokens.ts';
+import { READ_ONLY_MESSAGE } from '../../src/commands/access.ts';
 import { schema } from '../../src/schema/schema.ts';
 import { snapshot } from '../helpers/db-snapshot.ts';
 import { collectOverWebSocket } from '../helpers/event-collector.ts';

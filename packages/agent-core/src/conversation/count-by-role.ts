@@ -1,4 +1,4 @@
-import { MessageRole } from '../domain/enums.ts';
+import type { MessageRole } from '../domain/enums.ts';
 
 /**
  * How many of `roles` (one entry per message, or `[role, count]` pairs from a grouped count) each role
@@ -7,7 +7,7 @@ import { MessageRole } from '../domain/enums.ts';
 export function countByRole(
   roles: Iterable<MessageRole | readonly [MessageRole, number]>,
 ): Record<MessageRole, number> {
-  const counts = Object.fromEntries(Object.values(MessageRole).map((role) => [role, 0])) as Record<MessageRole, number>;
+  const counts: Record<MessageRole, number> = { USER: 0, ASSISTANT: 0, SYSTEM: 0 };
   for (const entry of roles) {
     if (typeof entry === 'string') counts[entry] += 1;
     else counts[entry[0]] += entry[1];

@@ -37,7 +37,11 @@ export async function loadMcpConfig(path: string, env = process.env): Promise<Mc
   try {
     raw = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new AgentError('INVALID_INPUT', `MCP servers config ${path}: ${(error as Error).message}`, { cause: error });
+    throw new AgentError(
+      'INVALID_INPUT',
+      `MCP servers config ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   return parseMcpConfig(raw, dirname(resolve(path)), env);
 }

@@ -124,7 +124,7 @@ export class McpKnowledgePort implements KnowledgePort {
     const args = { domain, ...(topic ? { topic } : {}) };
     const { answers, notices } = await this.manager.callEverywhere(DOMAIN_KNOWLEDGE_TOOL, args, signal);
     const perServer = answers.map((a) => {
-      const passages = (a.result.structuredContent as { passages?: unknown } | undefined)?.passages;
+      const passages = a.result.structuredContent?.passages;
       const result = Array.isArray(passages) ? { ...a.result, structuredContent: { results: passages } } : a.result;
       return parseSearchResults(result, a.server, DOMAIN_KNOWLEDGE_TOOL);
     });

@@ -52,7 +52,7 @@ function fromRow(row: Row, server: string): McpKnowledgeResult | undefined {
  * lost and its origin still shows.
  */
 export function parseSearchResults(result: CallToolResult, server: string, tool: string): McpKnowledgeResult[] {
-  const rows = (result.structuredContent as { results?: unknown } | undefined)?.results;
+  const rows = result.structuredContent?.results;
   if (Array.isArray(rows)) {
     return rows.flatMap((row) => (row && typeof row === 'object' ? (fromRow(row as Row, server) ?? []) : []));
   }

@@ -29,7 +29,7 @@ export const TASK_PLAN_READABLE: ReadableFields = {
   tasks: (value) =>
     Array.isArray(value)
       ? value
-          .map((t) => asText((t as { name?: unknown } | null)?.name))
+          .map((t) => asText(typeof t === 'object' && t !== null && 'name' in t ? t.name : undefined))
           .filter(Boolean)
           .map((name) => `• ${name}`)
           .join('\n')

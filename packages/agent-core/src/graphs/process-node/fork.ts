@@ -16,8 +16,7 @@ export const FORKABLE_STEPS = [
 ] as const;
 export type ForkableStep = (typeof FORKABLE_STEPS)[number];
 
-export const isForkableStep = (step: string): step is ForkableStep =>
-  (FORKABLE_STEPS as readonly string[]).includes(step);
+export const isForkableStep = (step: string): step is ForkableStep => FORKABLE_STEPS.some((known) => known === step);
 
 /** What the person changes for the fork; what a step does not use is refused by {@link forkChangeProblem}. */
 export interface ForkChange {

@@ -3,14 +3,16 @@ import type { RunRef } from '../../ports/event-port.ts';
 
 /** The thread id of the running graph (one thread per run). Throws when missing: checkpoints need it. */
 export function threadIdOf(config: LangGraphRunnableConfig): string {
-  const threadId = config.configurable?.thread_id as string | undefined;
-  if (!threadId) throw new Error('a ThinkingMap graph runs with configurable.thread_id');
+  const threadId: unknown = config.configurable?.thread_id;
+  if (typeof threadId !== 'string' || !threadId)
+    throw new Error('a ThinkingMap graph runs with configurable.thread_id');
   return threadId;
 }
 
 /** The run an event belongs to: `configurable.run_id`, else the thread id. */
 export function runRefOf(config: LangGraphRunnableConfig, graph: string, nodeId?: string | null): RunRef {
-  const runId = (config.configurable?.run_id as string | undefined) ?? threadIdOf(config);
+  const configured: unknown = config.configurable?.run_id;
+  const runId = typeof configured === 'string' ? configured : threadIdOf(config);
   return nodeId ? { runId, graph, nodeId } : { runId, graph };
 }
 

@@ -42,7 +42,8 @@ function kindOf(id: string, metadata: Record<string, unknown> | undefined): Topo
   if (id === START) return TopologyNodeKind.START;
   if (id === END) return TopologyNodeKind.END;
   const kind = metadata?.kind;
-  if (typeof kind === 'string' && Object.hasOwn(StepKind, kind)) return kind as StepKind;
+  const known = Object.values(StepKind).find((stepKind) => stepKind === kind);
+  if (known) return known;
   throw new Error(`step ${id} was added without its kind (stepKind metadata)`);
 }
 

@@ -1,9 +1,10 @@
 import type { Language } from '../../../domain/enums.ts';
-import type {
-  DivergentSkillName,
-  DivergentSkills,
-  SkillRequest,
-  SkillResult,
+import {
+  DIVERGENT_SKILL_NAMES,
+  type DivergentSkillName,
+  type DivergentSkills,
+  type SkillRequest,
+  type SkillResult,
 } from '../../../ports/divergent-skills-port.ts';
 import type { KnowledgePort } from '../../../ports/knowledge-port.ts';
 import type { ModelPort } from '../../../ports/model-port.ts';
@@ -69,7 +70,7 @@ export function createDivergentSkills(sources: DivergentSkillSources): Divergent
   const offered = (skill: DivergentSkillName) =>
     skill === 'librarySearch' ? Boolean(library) : skill === 'webSearch' ? Boolean(web) : true;
   return {
-    available: () => (Object.keys(run) as DivergentSkillName[]).filter(offered),
+    available: () => DIVERGENT_SKILL_NAMES.filter(offered),
     unavailableReason: (skill, language) => (offered(skill) ? null : (MISSING[skill]?.[language] ?? skill)),
     run: (request) => {
       if (!offered(request.skill)) throw new Error(MISSING[request.skill]?.[request.language] ?? request.skill);

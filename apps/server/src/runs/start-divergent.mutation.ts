@@ -1,8 +1,8 @@
 import { ConflictError } from '../commands/domain-errors.ts';
-import { AgentRunRef } from '../runs/run.type.ts';
-import { startDivergent } from '../runs/start-runs.ts';
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
+import { AgentRunRef } from './run.type.ts';
+import { startDivergent } from './start-runs.ts';
 
 const StartDivergentInput = builder.inputType('StartDivergentInput', {
   fields: (t) => ({

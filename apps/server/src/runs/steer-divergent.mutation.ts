@@ -1,9 +1,9 @@
 import { ConflictError } from '../commands/domain-errors.ts';
-import { steerDivergentRun } from '../runs/reply-to-question.ts';
+import { DivergentSessionRef, DivergentSkillEnum, loadDivergentSession } from '../divergent/divergent-session.type.ts';
 import { builder } from '../schema/builder.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
-import { DivergentSessionRef, DivergentSkillEnum, loadDivergentSession } from './divergent-session.type.ts';
+import { steerDivergentRun } from './reply-to-question.ts';
 
 const STEERING_ERRORS = [...ACCESS_ERRORS, ConflictError];
 

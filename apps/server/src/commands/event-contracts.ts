@@ -1,6 +1,5 @@
 import { AgentStepPhase, ContextAction } from '@thinkingmap/db/enums';
 import { z } from 'zod';
-import { suggestionSnapshot } from '../critic/suggestion-snapshot.ts';
 import { decisionSnapshot } from './decision-snapshot.ts';
 import { DIVERGENT_EVENT_PAYLOADS as DIVERGENT } from './divergent-event-contracts.ts';
 import {
@@ -12,15 +11,10 @@ import {
   nodeSnapshot,
   questionSnapshot,
   runSnapshot,
-  toContextItemSnapshot,
-  toDependencySnapshot,
-  toMapSnapshot,
-  toMessageSnapshot,
-  toNodeSnapshot,
-  toQuestionSnapshot,
-  toRunSnapshot,
 } from './event-snapshots.ts';
+import { propertyOf } from './input.ts';
 import { nodeArchive } from './node-archive.ts';
+import { suggestionSnapshot } from './suggestion-snapshot.ts';
 
 /** An old payload (a JSON object) turned into the next version's shape; the current schema checks the result. */
 type Upgrade = (payload: Record<string, unknown>) => Record<string, unknown>;
@@ -37,11 +31,18 @@ function contract<S extends z.ZodType>(version: number, payload: S, upgrades: Re
   return { version, payload, upgrades } satisfies EventContract<S>;
 }
 
-// Version 1 of the row-carrying events stored whole database rows; the explicit mappings pick the
-// contract's fields out of them (a nullable field the row did not have yet becomes null).
+/** A stored value that should be an object, as one (anything else reads as empty). */
+const objectIn = (value: unknown): object => (typeof value === 'object' && value !== null ? value : {});
+
+// Version 1 of the row-carrying events stored whole database rows (dates already ISO strings): the snapshot's
+// fields are picked out of them (a field the row did not have yet becomes null), then parsed as the contract.
 const wholeRow =
-  (field: string, toSnapshot: (row: never) => unknown): Upgrade =>
-  (payload) => ({ ...payload, [field]: toSnapshot(payload[field] as never) });
+  (field: string, snapshot: z.ZodObject): Upgrade =>
+  (payload) => {
+    const row = payload[field];
+    const picked = Object.keys(snapshot.shape).map((key) => [key, propertyOf(row, key) ?? null]);
+    return { ...payload, [field]: Object.fromEntries(picked) };
+  };
 
 const nodePayload = z.object({ node: nodeSnapshot });
 const runPayload = z.object({ run: runSnapshot });
@@ -51,27 +52,27 @@ const dependencyPayload = z.object({ dependency: dependencySnapshot });
 const withoutStaleness: Upgrade = (payload) => ({
   ...payload,
   node: {
-    ...(payload.node as object),
+    ...objectIn(payload.node),
     staleReason: null,
     staleSourceId: null,
     staleSourceQuestion: null,
     staleSince: null,
   },
 });
-const fromNodeRow = { 1: wholeRow('node', toNodeSnapshot), 2: withoutStaleness };
+const fromNodeRow = { 1: wholeRow('node', nodeSnapshot), 2: withoutStaleness };
 // Version 2 run snapshots came before runs could be forked: theirs was not.
 const withoutFork: Upgrade = (payload) => ({
   ...payload,
-  run: { ...(payload.run as object), forkedFromRunId: null, forkedFromStep: null },
+  run: { ...objectIn(payload.run), forkedFromRunId: null, forkedFromStep: null },
 });
 // Version 3 run snapshots came before token counts could be estimated: theirs were reported.
 const withoutEstimate: Upgrade = (payload) => ({
   ...payload,
-  run: { ...(payload.run as object), tokensEstimated: false },
+  run: { ...objectIn(payload.run), tokensEstimated: false },
 });
-const fromRunRow = { 1: wholeRow('run', toRunSnapshot), 2: withoutFork, 3: withoutEstimate };
-const fromQuestionRow = { 1: wholeRow('question', toQuestionSnapshot) };
-const fromDependencyRow = { 1: wholeRow('dependency', toDependencySnapshot) };
+const fromRunRow = { 1: wholeRow('run', runSnapshot), 2: withoutFork, 3: withoutEstimate };
+const fromQuestionRow = { 1: wholeRow('question', questionSnapshot) };
+const fromDependencyRow = { 1: wholeRow('dependency', dependencySnapshot) };
 // Version 1 steps came before parallel branches were told apart: theirs was none.
 const withoutBranch: Upgrade = (payload) => ({ ...payload, branch: null });
 // Version 1 deletions kept nothing of what they removed: a node they deleted comes back with empty conversations.
@@ -85,7 +86,7 @@ const archivedNothing: Upgrade = (payload) => ({ ...payload, archive: [] });
 export const EVENT_CONTRACTS = {
   MapCreated: contract(1, z.object({ map: mapSnapshot })),
   MapUpdated: contract(2, z.object({ map: mapSnapshot, fields: z.array(z.string()) }), {
-    1: wholeRow('map', toMapSnapshot),
+    1: wholeRow('map', mapSnapshot),
   }),
   MapDeleted: contract(1, z.object({ mapId: z.string() })),
   NodeCreated: contract(3, nodePayload, fromNodeRow),
@@ -112,10 +113,10 @@ export const EVENT_CONTRACTS = {
   ContextUpdated: contract(
     2,
     z.object({ nodeId: z.string(), action: z.enum(ContextAction), item: contextItemSnapshot }),
-    { 1: wholeRow('item', toContextItemSnapshot) },
+    { 1: wholeRow('item', contextItemSnapshot) },
   ),
   MessagePosted: contract(2, z.object({ nodeId: z.string(), message: messageSnapshot }), {
-    1: wholeRow('message', toMessageSnapshot),
+    1: wholeRow('message', messageSnapshot),
   }),
   ConversationCleared: contract(
     1,
@@ -207,7 +208,10 @@ export class EventContractError extends Error {
   }
 }
 
-function isEventType(type: string): boolean {
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Whether `type` names an event type this server knows. */
+export function isEventType(type: string): type is MapEventType {
   return Object.hasOwn(EVENT_CONTRACTS, type);
 }
 
@@ -220,17 +224,18 @@ export function decodePayload<K extends MapEventType>(
   stored: unknown,
 ): MapEventPayloads[K] {
   if (!isEventType(event.type)) throw new EventContractError(event, 'unknown event type');
-  const { version, payload, upgrades } = EVENT_CONTRACTS[event.type] as EventContract;
+  const { version, payload, upgrades }: EventContract = EVENT_CONTRACTS[event.type];
   if (event.version > version) throw new EventContractError(event, `newer than this server's v${version}`);
   let value = stored;
   for (let at = event.version; at < version; at++) {
     const upgrade = upgrades[at];
     if (!upgrade) throw new EventContractError(event, `no upgrade from v${at}`);
-    if (typeof value !== 'object' || value === null) throw new EventContractError(event, 'payload is not an object');
+    if (!isRecord(value)) throw new EventContractError(event, 'payload is not an object');
     try {
-      value = upgrade(value as Record<string, unknown>);
+      value = upgrade(value);
     } catch (error) {
-      throw new EventContractError(event, `upgrade from v${at} failed: ${(error as Error).message}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new EventContractError(event, `upgrade from v${at} failed: ${reason}`);
     }
   }
   const parsed = payload.safeParse(value);

@@ -1,6 +1,6 @@
 import { type CriticSuggestion, SuggestionKind, SuggestionStatus } from '@thinkingmap/db';
 import { z } from 'zod';
-import { isoDate } from '../events/event-snapshots.ts';
+import { isoDate, jsonOf } from './event-snapshots.ts';
 
 /** A critic suggestion as events carry it: every field its GraphQL type exposes, dates as ISO strings. */
 export const suggestionSnapshot = z.object({
@@ -27,7 +27,7 @@ export function toSuggestionSnapshot(row: CriticSuggestion): SuggestionSnapshot 
     status: row.status,
     nodeIds: Array.isArray(row.nodeIds) ? row.nodeIds.map(String) : [],
     explanation: row.explanation,
-    change: row.change as SuggestionSnapshot['change'],
+    change: jsonOf(row.change),
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
   };

@@ -35,6 +35,9 @@ import { z } from 'zod';
 /** A date as events carry it: an ISO string. */
 export const isoDate = z.iso.datetime({ offset: true });
 const strings = z.array(z.string());
+// Text columns written only from these enums' values (RunService, settleRun), checked when read back.
+const AGENT_GRAPH = z.enum(AgentGraph);
+const QUESTION_KIND = z.enum(QuestionKind);
 
 export const mapSnapshot = z.object({
   id: z.string(),
@@ -113,7 +116,7 @@ export const runSnapshot = z.object({
   id: z.string(),
   mapId: z.string(),
   nodeId: z.string().nullable(),
-  agent: z.enum(AgentGraph),
+  agent: AGENT_GRAPH,
   status: z.enum(RunStatus),
   error: z.string().nullable(),
   errorCode: z.string().nullable(),
@@ -134,7 +137,7 @@ export const questionSnapshot = z.object({
   id: z.string(),
   runId: z.string(),
   nodeId: z.string().nullable(),
-  kind: z.enum(QuestionKind),
+  kind: QUESTION_KIND,
   question: z.string(),
   context: z.json(),
   status: z.enum(QuestionStatus),
@@ -164,7 +167,17 @@ type Source<T> = Nullable<RowLike<T>>;
 const iso = (value: Date | string) => (value instanceof Date ? value.toISOString() : value);
 const isoOrNull = (value: Date | string | null | undefined) => (value == null ? null : iso(value));
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
-const json = <T>(value: T | undefined) => (value === undefined ? null : value) as z.infer<ReturnType<typeof z.json>>;
+const JSON_VALUE = z.json();
+/** A JSON column's value as events carry it (checked: a column holds JSON, the type of a row only says so). */
+export const jsonOf = (value: unknown) => JSON_VALUE.parse(value ?? null);
+/** A JSON value other than null: what a required JSON column holds. */
+export const someJson = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.array(z.json()),
+  z.record(z.string(), z.json()),
+]);
 
 /** A map row as events carry it. */
 export function toMapSnapshot(map: Source<MapRow>): MapSnapshot {
@@ -242,7 +255,7 @@ export function toMessageSnapshot(message: Source<Message>): MessageSnapshot {
     role: message.role,
     kind: message.kind,
     content: message.content,
-    metadata: json(message.metadata),
+    metadata: jsonOf(message.metadata),
     deletedAt: isoOrNull(message.deletedAt),
     createdAt: iso(message.createdAt),
   };
@@ -254,8 +267,7 @@ export function toRunSnapshot(run: Source<AgentRun>): RunSnapshot {
     id: run.id,
     mapId: run.mapId,
     nodeId: run.nodeId ?? null,
-    // Written only from AgentGraph (runs/create-run.ts), read back as it.
-    agent: run.agent as AgentGraph,
+    agent: AGENT_GRAPH.parse(run.agent),
     status: run.status,
     error: run.error ?? null,
     errorCode: run.errorCode ?? null,
@@ -277,10 +289,9 @@ export function toQuestionSnapshot(question: Source<AgentQuestion>): QuestionSna
     id: question.id,
     runId: question.runId,
     nodeId: question.nodeId ?? null,
-    // Written only from the graphs' QuestionKind values (settleRun), read back as one.
-    kind: question.kind as QuestionKind,
+    kind: QUESTION_KIND.parse(question.kind),
     question: question.question,
-    context: json(question.context),
+    context: jsonOf(question.context),
     status: question.status,
     expiresAt: iso(question.expiresAt),
   };

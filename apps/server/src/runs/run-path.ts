@@ -8,10 +8,11 @@ import {
 } from '@thinkingmap/agent-core';
 import type { Prisma, ReadDb } from '@thinkingmap/db';
 import { AgentStepPhase, isGateQuestion, QuestionKind, StepContextSource } from '@thinkingmap/db/enums';
-import type { DecisionSnapshot } from '../events/decision-snapshot.ts';
-import { toMapEvent } from '../events/event-log.ts';
-import type { MapEvent } from '../events/map-event.ts';
-import { toCheckpointRow } from '../runs/prisma-checkpoint-store.ts';
+import type { DecisionSnapshot } from '../commands/decision-snapshot.ts';
+import { toMapEvent } from '../commands/event-log.ts';
+import { propertyOf } from '../commands/input.ts';
+import type { MapEvent } from '../commands/map-event.ts';
+import { toCheckpointRow } from './prisma-checkpoint-store.ts';
 
 /**
  * How much of a step's state `runPath` carries: a path is read often while a run is watched, so each text is
@@ -118,7 +119,7 @@ const str = (value: unknown) => (typeof value === 'string' && value.length > 0 ?
 /** A reply (any of the graphs' reply schemas) in words: what the person did and what they wrote. */
 export function describeReply(reply: Json, answeredAt: Date | null, expired: boolean): StepReply {
   const at = answeredAt?.toISOString() ?? null;
-  const r = (reply && typeof reply === 'object' && !Array.isArray(reply) ? reply : {}) as Record<string, unknown>;
+  const r: Prisma.JsonObject = reply && typeof reply === 'object' && !Array.isArray(reply) ? reply : {};
   const say = (action: string, words: string | null) => ({
     action,
     text: words === null ? null : text(words, L.REPLY_CHARS),
@@ -131,9 +132,7 @@ export function describeReply(reply: Json, answeredAt: Date | null, expired: boo
   if (action === 'accept') return say('accept', str(r.conclusion));
   if (action === 'approve') {
     const list = Array.isArray(r.subQuestions) ? r.subQuestions : Array.isArray(r.tasks) ? r.tasks : null;
-    const names = list?.map((item) =>
-      str((item as Record<string, unknown>)?.question ?? (item as { name?: unknown })?.name),
-    );
+    const names = list?.map((item) => str(propertyOf(item, 'question') ?? propertyOf(item, 'name')));
     return say('approve', names?.filter(Boolean).join('; ') || null);
   }
   if (action === 'stop') return say('stop', null);
@@ -148,7 +147,7 @@ export function describeReply(reply: Json, answeredAt: Date | null, expired: boo
 
 /** The sub-questions a review-decomposition question's context proposes, or null when it holds none. */
 function proposalIn(context: Json): ProposedSubQuestion[] | null {
-  const parsed = SubQuestionProposalSchema.safeParse((context as { proposal?: unknown } | null)?.proposal);
+  const parsed = SubQuestionProposalSchema.safeParse(propertyOf(context, 'proposal'));
   return parsed.success ? parsed.data.subQuestions : null;
 }
 
@@ -158,12 +157,14 @@ async function runEvents(db: ReadDb, run: PathRun): Promise<MapEvent[]> {
   return rows.map(toMapEvent);
 }
 
+/** Whether a checkpoint's value is a node's context: its items and conversations are there. */
+const isNodeContext = (value: unknown): value is NodeContext =>
+  Array.isArray(propertyOf(value, 'contextItems')) && Array.isArray(propertyOf(value, 'conversations'));
+
 /** A node's context as a checkpoint holds it (the `context` of the node processing graph's state), or null. */
 function nodeContextIn(values: Record<string, unknown>): NodeContext | null {
-  const context = values.context as Partial<NodeContext> | null | undefined;
-  return context && Array.isArray(context.contextItems) && Array.isArray(context.conversations)
-    ? (context as NodeContext)
-    : null;
+  const context = values.context;
+  return isNodeContext(context) ? context : null;
 }
 
 /** What an agent had in its context at a step (its checkpoint's): the newest context items and messages, cut. */

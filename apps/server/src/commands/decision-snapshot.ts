@@ -1,6 +1,6 @@
 import { DecidedBy, type Decision, DecisionKind } from '@thinkingmap/db';
 import { z } from 'zod';
-import { isoDate } from './event-snapshots.ts';
+import { isoDate, jsonOf, someJson } from './event-snapshots.ts';
 
 /** A decision of a run as events carry it: every field its GraphQL type exposes, dates as ISO strings. */
 export const decisionSnapshot = z.object({
@@ -9,7 +9,7 @@ export const decisionSnapshot = z.object({
   mapId: z.string(),
   nodeId: z.string().nullable(),
   kind: z.enum(DecisionKind),
-  choice: z.json(),
+  choice: someJson,
   reason: z.string(),
   confidence: z.number().nullable(),
   decidedBy: z.enum(DecidedBy),
@@ -26,11 +26,11 @@ export function toDecisionSnapshot(decision: Decision): DecisionSnapshot {
     mapId: decision.mapId,
     nodeId: decision.nodeId,
     kind: decision.kind,
-    choice: decision.choice as DecisionSnapshot['choice'],
+    choice: someJson.parse(decision.choice),
     reason: decision.reason,
     confidence: decision.confidence,
     decidedBy: decision.decidedBy,
-    overridden: (decision.overridden ?? null) as DecisionSnapshot['overridden'],
+    overridden: jsonOf(decision.overridden),
     createdAt: decision.createdAt.toISOString(),
   };
 }

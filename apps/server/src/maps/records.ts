@@ -6,10 +6,14 @@ import type {
   NodeRecord,
 } from '@thinkingmap/agent-core';
 import type { ContextItem, Map as MapRow, Message, Node } from '@thinkingmap/db';
+import { z } from 'zod';
 
 type Row<T> = {
   [K in keyof T]: T[K] extends Date ? Date | string : T[K] extends Date | null ? Date | string | null : T[K];
 };
+
+/** A message's metadata (a JSON column): an object, or nothing. */
+const MESSAGE_METADATA = z.record(z.string(), z.unknown()).nullable();
 
 /** A JSON column holding a list of strings (constraints), as a string array; anything else reads as empty. */
 export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
@@ -64,7 +68,7 @@ export function toMessageRecord(message: Row<Message>, nodeId: string, conversat
     role: message.role,
     kind: message.kind,
     content: message.content,
-    metadata: (message.metadata as Record<string, unknown> | null) ?? null,
+    metadata: MESSAGE_METADATA.parse(message.metadata ?? null),
     createdAt: new Date(message.createdAt),
   };
 }

@@ -1,6 +1,7 @@
 import { type GraphQLObjectType, getNamedType, isEnumType, isScalarType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../schema/schema.ts';
+import { decisionSnapshot } from './decision-snapshot.ts';
 import { decodePayload, EVENT_CONTRACTS, EventContractError, type MapEventType } from './event-contracts.ts';
 import {
   contextItemSnapshot,
@@ -12,6 +13,7 @@ import {
   runSnapshot,
   toNodeSnapshot,
 } from './event-snapshots.ts';
+import { suggestionSnapshot } from './suggestion-snapshot.ts';
 
 /** A node as version 1 stored it: the whole database row, dates as strings, columns no event shows included. */
 const v1Node = {
@@ -153,6 +155,8 @@ describe('event contracts', () => {
       ContextItem: contextItemSnapshot,
       Message: messageSnapshot,
       AgentRun: runSnapshot,
+      Decision: decisionSnapshot,
+      CriticSuggestion: suggestionSnapshot,
     };
     for (const [typeName, snapshot] of Object.entries(snapshots)) {
       const type = schema.getType(typeName) as GraphQLObjectType;

@@ -1,9 +1,9 @@
 import { ForbiddenError, ValidationError } from '../commands/domain-errors.ts';
-import { understandProblem } from '../runs/start-runs.ts';
+import { MapRef } from '../maps/map.type.ts';
+import { createMap } from '../maps/map-commands.ts';
 import { builder } from '../schema/builder.ts';
 import { LanguageEnum, MapModeEnum } from '../schema/enums.type.ts';
-import { MapRef } from './map.type.ts';
-import { createMap } from './map-commands.ts';
+import { understandProblem } from './start-runs.ts';
 
 const CreateMapInput = builder.inputType('CreateMapInput', {
   fields: (t) => ({
