@@ -117,6 +117,27 @@ describe.each(providers)('map log on %s', (provider) => {
     ]);
   });
 
+  it('should append a command of more events than one statement holds, numbered on without a gap', async () => {
+    const { db } = database;
+    const map = await newMap();
+    const createdAt = new Date();
+    const rows = Array.from({ length: 1_201 }, (_, i) => ({
+      seq: i + 1,
+      type: 'NodeCreated',
+      version: 1,
+      payload: { i },
+      createdAt,
+    }));
+    expect(await db.write((tx) => db.mapLog.append(tx, map, rows.length, rows))).toBe(1);
+    const events = await db.read.event.findMany({
+      where: { mapId: map.id },
+      orderBy: { seq: 'asc' },
+      select: { seq: true, feedSeq: true, payload: true },
+    });
+    expect(events).toEqual(rows.map((row) => ({ seq: row.seq, feedSeq: row.seq, payload: row.payload })));
+    expect((await db.read.user.findUniqueOrThrow({ where: { id: map.ownerId } })).lastFeedSeq).toBe(1_201);
+  });
+
   it('should store a receipt once and read its result back', async () => {
     const { db } = database;
     expect(await db.write((tx) => db.mapLog.receipt(tx, 'k1'))).toBeNull();
