@@ -58,11 +58,19 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.nodeState(tx, 'no-such-node'))).toBeNull();
   });
 
-  it('should tell a run’s map and whether it decided under a key, and its status', async () => {
+  it('should tell a run’s map and node, whether it decided under a key, and its status', async () => {
     const { db } = database;
-    const { map, run } = await runWithDecision();
-    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k1'))).toEqual({ mapId: map.id, decided: true });
-    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k2'))).toEqual({ mapId: map.id, decided: false });
+    const { map, node, run } = await runWithDecision();
+    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k1'))).toEqual({
+      mapId: map.id,
+      nodeId: node.id,
+      decided: true,
+    });
+    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k2'))).toEqual({
+      mapId: map.id,
+      nodeId: node.id,
+      decided: false,
+    });
     expect(await db.write((tx) => db.runLog.runDecision(tx, 'no-such-run', 'k1'))).toBeNull();
     expect(await db.write((tx) => db.runLog.runStatus(tx, run.id))).toBe('WAITING');
     expect(await db.write((tx) => db.runLog.runStatus(tx, 'no-such-run'))).toBeNull();
@@ -204,21 +212,23 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.pendingQuestions(tx, run.id))).toBe(2);
   });
 
-  it('should change a node’s agent state and return the node as Prisma reads it, keeping what was not given', async () => {
+  it('should change a node’s agent state only when it differs, returning the node as Prisma reads it', async () => {
     const { db } = database;
-    const { node } = await runWithDecision();
-    const blocked = await db.write((tx) =>
-      db.runLog.setNodeState(tx, node.id, { status: 'BLOCKED', statusReason: 'waits for “first”' }),
-    );
+    const { map, node } = await runWithDecision();
+    const change = (nodeId: string, mapId: string, data: Parameters<typeof db.runLog.changeNodeState>[3]) =>
+      db.write((tx) => db.runLog.changeNodeState(tx, nodeId, mapId, data));
+    const blocked = await change(node.id, map.id, { status: 'BLOCKED', statusReason: 'waits for “first”' });
     expect(blocked).toEqual(await db.read.node.findUnique({ where: { id: node.id } }));
     expect(blocked).toMatchObject({ status: 'BLOCKED', statusReason: 'waits for “first”', intent: 'CONCLUDE' });
     expect(blocked!.version).toBe(node.version);
     expect(blocked!.updatedAt.getTime()).toBeGreaterThanOrEqual(node.updatedAt.getTime());
-    const decomposing = await db.write((tx) => db.runLog.setNodeState(tx, node.id, { intent: 'DECOMPOSE' }));
+    // The same status again changes nothing, its reason included.
+    expect(await change(node.id, map.id, { status: 'BLOCKED', statusReason: 'other' })).toBeNull();
+    expect(await change(node.id, map.id, { intent: 'CONCLUDE' })).toBeNull();
+    const decomposing = await change(node.id, map.id, { intent: 'DECOMPOSE' });
     expect(decomposing).toMatchObject({ status: 'BLOCKED', statusReason: 'waits for “first”', intent: 'DECOMPOSE' });
-    const running = await db.write((tx) =>
-      db.runLog.setNodeState(tx, node.id, { status: 'RUNNING', statusReason: null, strategy: 'SEQUENTIAL' }),
-    );
+    // A strategy never set (null) differs from any strategy.
+    const running = await change(node.id, map.id, { status: 'RUNNING', statusReason: null, strategy: 'SEQUENTIAL' });
     expect(running).toEqual(await db.read.node.findUnique({ where: { id: node.id } }));
     expect(running).toMatchObject({
       status: 'RUNNING',
@@ -226,7 +236,10 @@ describe.each(providers)('run log on %s', (provider) => {
       intent: 'DECOMPOSE',
       strategy: 'SEQUENTIAL',
     });
-    expect(await db.write((tx) => db.runLog.setNodeState(tx, 'no-such-node', { status: 'RUNNING' }))).toBeNull();
+    expect(await change(node.id, map.id, { strategy: 'SEQUENTIAL' })).toBeNull();
+    expect(await change(node.id, 'another-map', { status: 'COMPLETED' })).toBeNull();
+    expect(await change('no-such-node', map.id, { status: 'RUNNING' })).toBeNull();
+    expect(await db.read.node.findUnique({ where: { id: node.id } })).toEqual(running);
   });
 
   it('should read the choice of the model’s latest decision of a kind on a node', async () => {

@@ -1,4 +1,4 @@
-import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
+import type { AgentQuestion, AgentRun, Node, Prisma } from '../generated/sqlite/client.ts';
 import type { ConversationKind, DecisionKind, QuestionStatus } from '../generated/sqlite/enums.ts';
 import { type DependedOnNode, dependenciesOf } from './agent-reads.ts';
 import type { Tx } from './database.ts';
@@ -33,8 +33,15 @@ export type NodeRun = Pick<AgentRun, 'id' | 'mapId' | 'agent' | 'status'>;
 export interface RunLog {
   /** A node's map and its agent state (status, intent, strategy); null when there is no such node. */
   nodeState(tx: Tx, nodeId: string): Promise<NodeAgentState | null>;
-  /** A run's map and whether it recorded a decision under `key`; null when there is no such run. */
-  runDecision(tx: Tx, runId: string, key: string): Promise<{ mapId: string; decided: boolean } | null>;
+  /**
+   * A run's map, its node (null once deleted) and whether it recorded a decision under `key`; null when there is no
+   * such run.
+   */
+  runDecision(
+    tx: Tx,
+    runId: string,
+    key: string,
+  ): Promise<{ mapId: string; nodeId: string | null; decided: boolean } | null>;
   /** A run's status; null when there is no such run. */
   runStatus(tx: Tx, runId: string): Promise<AgentRun['status'] | null>;
   /** Whether a run already stored the question it asked at this interrupt. */
@@ -61,10 +68,11 @@ export interface RunLog {
   /** What the model chose in its latest decision of `kind` on a node (its `choice`); null when it made none. */
   latestModelChoice(tx: Tx, nodeId: string, kind: DecisionKind): Promise<unknown>;
   /**
-   * Changes a node's agent state (`updatedAt` too, not its version) and returns the node as it now is; null when
-   * there is no such node.
+   * Changes a node's agent state (`updatedAt` too, not its version) when one of the status, intent and strategy given
+   * differs from the node's (a `statusReason` given goes with them), in one statement; returns the node as it now is,
+   * null when nothing differed or the map holds no such node.
    */
-  setNodeState(tx: Tx, nodeId: string, change: NodeStateChange): Promise<Node | null>;
+  changeNodeState(tx: Tx, nodeId: string, mapId: string, change: NodeStateChange): Promise<Node | null>;
   /**
    * Records how a drive of a run ended when nothing reads the run back (a pause): its status, the tokens it spent
    * added to its own, and none of its map's budget held any more.
@@ -123,9 +131,9 @@ export const runLog: RunLog = {
   async runDecision(tx, runId, key) {
     const run = await tx.agentRun.findUnique({
       where: { id: runId },
-      select: { mapId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
+      select: { mapId: true, nodeId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
     });
-    return run ? { mapId: run.mapId, decided: run.decisions.length > 0 } : null;
+    return run ? { mapId: run.mapId, nodeId: run.nodeId, decided: run.decisions.length > 0 } : null;
   },
   async runStatus(tx, runId) {
     return (await tx.agentRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
@@ -185,8 +193,14 @@ export const runLog: RunLog = {
     });
     return latest?.choice ?? null;
   },
-  async setNodeState(tx, nodeId, change) {
-    const [node] = await tx.node.updateManyAndReturn({ where: { id: nodeId }, data: change });
+  async changeNodeState(tx, nodeId, mapId, change) {
+    // A nullable column differs from a value when it is null too (SQL's `<>` is not true for null).
+    const differs: Prisma.NodeWhereInput[] = [];
+    if (change.status) differs.push({ status: { not: change.status } });
+    if (change.intent) differs.push({ intent: { not: change.intent } }, { intent: null });
+    if (change.strategy) differs.push({ strategy: { not: change.strategy } }, { strategy: null });
+    if (differs.length === 0) return null;
+    const [node] = await tx.node.updateManyAndReturn({ where: { id: nodeId, mapId, OR: differs }, data: change });
     return node ?? null;
   },
   async settleRunRow(tx, runId, status, spent) {
