@@ -269,7 +269,7 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.latestModelChoice(tx, node.id, 'STRATEGY'))).toBeNull();
   });
 
-  it('should settle a paused run’s row: its status, its tokens added, its reservation released', async () => {
+  it('should settle a paused run’s row: its status, its tokens added, its reservation released, unless cancelled', async () => {
     const { db } = database;
     const { run } = await runWithDecision();
     await db.write((tx) =>
@@ -278,10 +278,21 @@ describe.each(providers)('run log on %s', (provider) => {
         data: { status: 'RUNNING', promptTokens: 5, completionTokens: 7, tokensReserved: 100 },
       }),
     );
-    await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', { promptTokens: 10, completionTokens: 20 }));
+    const spent = { promptTokens: 10, completionTokens: 20 };
+    expect(await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', spent))).toBe(true);
     const settled = await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(settled).toMatchObject({ status: 'WAITING', promptTokens: 15, completionTokens: 27, tokensReserved: 0 });
     expect(settled.updatedAt.getTime()).toBeGreaterThanOrEqual(run.updatedAt.getTime());
+    // A run the person cancelled stays as it is, and so does a run that ends then.
+    await db.write((tx) => tx.agentRun.update({ where: { id: run.id }, data: { status: 'CANCELLED' } }));
+    expect(await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', spent))).toBe(false);
+    expect(await db.write((tx) => db.runLog.endRun(tx, run.id, { status: 'COMPLETED' }, spent))).toBeNull();
+    expect(await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: 'CANCELLED',
+      promptTokens: 15,
+      completionTokens: 27,
+    });
+    expect(await db.write((tx) => db.runLog.settleRunRow(tx, 'no-such-run', 'WAITING', spent))).toBe(false);
   });
 
   it('should return a node, a resolved question and a resumed or ended run as they now are', async () => {

@@ -75,9 +75,10 @@ export interface RunLog {
   changeNodeState(tx: Tx, nodeId: string, mapId: string, change: NodeStateChange): Promise<Node | null>;
   /**
    * Records how a drive of a run ended when nothing reads the run back (a pause): its status, the tokens it spent
-   * added to its own, and none of its map's budget held any more.
+   * added to its own, and none of its map's budget held any more. A run the person cancelled (or one gone) is left as
+   * it is: false then.
    */
-  settleRunRow(tx: Tx, runId: string, status: AgentRun['status'], spent: RunTokens): Promise<void>;
+  settleRunRow(tx: Tx, runId: string, status: AgentRun['status'], spent: RunTokens): Promise<boolean>;
   /** A node as it is in the transaction; null when there is none. */
   node(tx: Tx, nodeId: string): Promise<Node | null>;
   /**
@@ -94,7 +95,8 @@ export interface RunLog {
   resumedRun(tx: Tx, runId: string, running: boolean): Promise<AgentRun | null>;
   /**
    * Records how a run ended (`end`: its status and the fields of that end), the tokens its last drive spent added to
-   * its own and none of its map's budget held any more; returns the run as it now is, null when there is none.
+   * its own and none of its map's budget held any more; returns the run as it now is. A run the person cancelled (or
+   * one gone) is left as it is: null then.
    */
   endRun(tx: Tx, runId: string, end: RunEnd, spent: RunTokens): Promise<AgentRun | null>;
 }
@@ -204,8 +206,8 @@ export const runLog: RunLog = {
     return node ?? null;
   },
   async settleRunRow(tx, runId, status, spent) {
-    await tx.agentRun.update({
-      where: { id: runId },
+    const { count } = await tx.agentRun.updateMany({
+      where: { id: runId, status: { not: 'CANCELLED' } },
       data: {
         status,
         promptTokens: { increment: spent.promptTokens },
@@ -213,6 +215,7 @@ export const runLog: RunLog = {
         tokensReserved: 0,
       },
     });
+    return count > 0;
   },
   node: (tx, nodeId) => tx.node.findUnique({ where: { id: nodeId } }),
   async resolveQuestion(tx, questionId, from, change) {
@@ -229,7 +232,7 @@ export const runLog: RunLog = {
   },
   async endRun(tx, runId, { output, ...end }, spent) {
     const [run] = await tx.agentRun.updateManyAndReturn({
-      where: { id: runId },
+      where: { id: runId, status: { not: 'CANCELLED' } },
       data: {
         ...end,
         ...(output === undefined ? {} : { output: output as object }),
