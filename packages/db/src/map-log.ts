@@ -41,8 +41,8 @@ export interface MapLog {
   append(tx: Tx, map: LoggedMap, lastSeq: number, rows: readonly EventRow[]): Promise<number>;
   /** The stored result of a command already run under this idempotency key, if any. */
   receipt(tx: Tx, key: string): Promise<{ result: unknown } | null>;
-  /** Stores a command's result under its idempotency key. */
-  storeReceipt(tx: Tx, key: string, result: unknown): Promise<void>;
+  /** Stores a command's result under its idempotency key unless a receipt is stored under it; true when stored. */
+  storeReceipt(tx: Tx, key: string, result: unknown): Promise<boolean>;
 }
 
 /**
@@ -99,12 +99,14 @@ export function createMapLog(provider: Provider, statements: Statements): MapLog
       return tx.commandReceipt.findUnique({ where: { key }, select: { result: true } });
     },
     async storeReceipt(tx, key, result) {
-      await execute(
+      const stored = await execute(
         tx,
         statements
           .insertInto('CommandReceipt')
-          .values({ key, result: JSON.stringify(result ?? null), createdAt: new Date() }),
+          .values({ key, result: JSON.stringify(result ?? null), createdAt: new Date() })
+          .onConflict((conflict) => conflict.column('key').doNothing()),
       );
+      return stored > 0;
     },
   };
   return log;

@@ -16,6 +16,13 @@ export type NodeAgentState = Pick<Node, 'mapId' | 'status' | 'intent' | 'strateg
  */
 export type NodeStateChange = Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>>;
 
+/** A node's conversation, its node's map and the latest message a new one answers (null when there is none). */
+export interface ConversationTip {
+  id: string;
+  mapId: string;
+  latestMessageId: string | null;
+}
+
 /** Tokens a drive spent that no ledger recorded yet (added to its run's). */
 export interface RunTokens {
   promptTokens: number;
@@ -53,10 +60,11 @@ export interface RunLog {
    * at most `take`.
    */
   finishedThreads(tx: Tx, mapId: string, skip: number, take: number): Promise<string[]>;
-  /** A node's conversation of `kind` with the node's map; null when there is none. */
-  conversation(tx: Tx, nodeId: string, kind: ConversationKind): Promise<{ id: string; mapId: string } | null>;
-  /** The latest message of a conversation not deleted (by time, then id), as a new message answers it. */
-  latestMessageId(tx: Tx, conversationId: string): Promise<string | null>;
+  /**
+   * A node's conversation of `kind` with the node's map and its latest message not deleted (by time, then id), as a
+   * new message answers it, in one read; null when there is no such conversation.
+   */
+  conversation(tx: Tx, nodeId: string, kind: ConversationKind): Promise<ConversationTip | null>;
   /** The nodes that depend on a node. */
   dependentsOf(tx: Tx, nodeId: string): Promise<string[]>;
   /** The nodes a node depends on, in their order among their siblings. */
@@ -164,17 +172,20 @@ export const runLog: RunLog = {
   async conversation(tx, nodeId, kind) {
     const conversation = await tx.conversation.findUnique({
       where: { nodeId_kind: { nodeId, kind } },
-      select: { id: true, node: { select: { mapId: true } } },
+      select: {
+        id: true,
+        node: { select: { mapId: true } },
+        messages: {
+          where: { deletedAt: null },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: 1,
+          select: { id: true },
+        },
+      },
     });
-    return conversation ? { id: conversation.id, mapId: conversation.node.mapId } : null;
-  },
-  async latestMessageId(tx, conversationId) {
-    const latest = await tx.message.findFirst({
-      where: { conversationId, deletedAt: null },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      select: { id: true },
-    });
-    return latest?.id ?? null;
+    if (!conversation) return null;
+    const { id, node, messages } = conversation;
+    return { id, mapId: node.mapId, latestMessageId: messages[0]?.id ?? null };
   },
   async dependentsOf(tx, nodeId) {
     const dependents = await tx.dependency.findMany({ where: { dependsOnId: nodeId }, select: { nodeId: true } });
