@@ -72,10 +72,7 @@ export function createMapLog(provider: Provider, statements: Statements): MapLog
       );
       if (!owner) throw new Error(`the owner ${map.ownerId} of map ${map.id} does not exist`);
       const firstFeedSeq = Number(owner.lastFeedSeq) - rows.length + 1;
-      await execute(
-        tx,
-        statements.updateTable('Map').set({ lastSeq, updatedAt: new Date() }).where('id', '=', map.id),
-      );
+      await execute(tx, statements.updateTable('Map').set({ lastSeq, updatedAt: new Date() }).where('id', '=', map.id));
       const events = rows.map((row, i) => ({
         mapId: map.id,
         ownerId: map.ownerId,
