@@ -117,10 +117,10 @@ export function createCheckpointLog(
       }
     },
     async deleteThreads(tx, threadIds) {
-      if (threadIds.length === 0) return;
-      const threadId = threadIds.length === 1 ? threadIds[0]! : { in: [...threadIds] };
-      await tx.checkpointWrite.deleteMany({ where: { threadId } });
-      await tx.checkpoint.deleteMany({ where: { threadId } });
+      for (const slice of slices(threadIds)) {
+        await execute(tx, statements.deleteFrom('CheckpointWrite').where('threadId', 'in', [...slice]));
+        await execute(tx, statements.deleteFrom('Checkpoint').where('threadId', 'in', [...slice]));
+      }
     },
   };
 }
