@@ -16,6 +16,9 @@ export interface DbProfile {
   reset(): void;
 }
 
+/** The transaction client's raw statements (the map and checkpoint logs' Kysely statements run as these). */
+const RAW_STATEMENTS = new Set(['$queryRaw', '$queryRawUnsafe', '$executeRaw', '$executeRawUnsafe']);
+
 function kindOf(touched: Set<string>): WriteKind {
   const only = (...models: string[]) => [...touched].every((m) => models.includes(m));
   const checkpoints = touched.has('checkpoint') || touched.has('checkpointWrite');
@@ -70,12 +73,12 @@ export function profileDatabase(
       });
     },
   });
-  let current: { touched: Set<string>; statements: number } | undefined;
+  let current: { touched: Set<string> } | undefined;
   const write: Database['write'] = async (work, options) => {
     const touched = new Set<string>();
     let statements = 0;
     const started = performance.now();
-    const counted = { touched, statements: 0 };
+    const counted = { touched };
     try {
       return await db.write(
         (tx) => {
@@ -88,7 +91,7 @@ export function profileDatabase(
                   touched.add(model);
                   statements++;
                 }
-                if (model === '$queryRaw') statements++;
+                if (RAW_STATEMENTS.has(model)) statements++;
                 return typeof value === 'function' ? value.bind(target) : value;
               },
             }) as Tx,
@@ -99,7 +102,6 @@ export function profileDatabase(
         flushAll ? { durability: 'full' } : options,
       );
     } finally {
-      statements += counted.statements;
       const kind = kindOf(touched);
       const row = profile.writes.get(kind) ?? { count: 0, ms: 0, statements: 0 };
       row.count++;
@@ -108,28 +110,23 @@ export function profileDatabase(
       profile.writes.set(kind, row);
     }
   };
-  // The map log's statements (every command's map row, events and receipts) count as their write's statements,
-  // and what they touch as its tables (on SQLite one write's work runs at a time; on PostgreSQL this is rough).
+  // What the map log's statements (every command's map row, events and receipts) touch counts as their write's tables
+  // (on SQLite one write's work runs at a time; on PostgreSQL this is rough); the statements are counted on the tx.
   const mapLog = Object.fromEntries(
     Object.entries(db.mapLog).map(([name, fn]) => [
       name,
       (...args: unknown[]) => {
         if (current) {
           current.touched.add(name === 'append' ? 'event' : name.includes('eceipt') ? 'commandReceipt' : 'map');
-          current.statements += name === 'append' ? 2 : 1;
         }
         return (fn as (...a: unknown[]) => unknown)(...args);
       },
     ]),
   ) as unknown as Database['mapLog'];
-  // The checkpoint log's statements likewise (one per kind of write for all its rows, two for the threads dropped);
-  // its reads are reads.
+  // The checkpoint log's writes likewise; its reads are reads.
   const checkpointWrite =
     (name: 'putCheckpoints' | 'putWrites' | 'deleteThreads') => (tx: Tx, rows: readonly never[]) => {
-      if (current && rows.length) {
-        current.touched.add('checkpoint');
-        current.statements += name === 'putCheckpoints' ? 1 : 2;
-      }
+      if (current && rows.length) current.touched.add('checkpoint');
       return db.checkpointLog[name](tx, rows);
     };
   const checkpointRead =
@@ -149,15 +146,12 @@ export function profileDatabase(
     latest: checkpointRead('latest', db.checkpointLog.latest),
     writesOf: checkpointRead('writesOf', db.checkpointLog.writesOf),
   };
-  // The run log's lookups likewise (one statement each).
+  // The run log's lookups likewise.
   const runLog = Object.fromEntries(
     Object.entries(db.runLog).map(([name, fn]) => [
       name,
       (...args: unknown[]) => {
-        if (current) {
-          current.touched.add(name === 'nodeState' ? 'node' : 'agentRun');
-          current.statements++;
-        }
+        current?.touched.add(name === 'nodeState' ? 'node' : 'agentRun');
         return (fn as (...a: unknown[]) => unknown)(...args);
       },
     ]),

@@ -1,6 +1,6 @@
 import type { Checkpoint, CheckpointWrite } from '../generated/sqlite/client.ts';
 import type { ReadDb, Tx } from './database.ts';
-import { execute, type Statements } from './kysely.ts';
+import { execute, type Statements, slices } from './kysely.ts';
 
 /** A checkpoint row as stored (its `createdAt` is set when it is first stored). */
 export type CheckpointData = Omit<Checkpoint, 'createdAt'>;
@@ -56,14 +56,6 @@ const WRITE_COLUMNS = [
 
 const selected = <K extends string>(columns: readonly K[]) =>
   Object.fromEntries(columns.map((c) => [c, true])) as Record<K, true>;
-
-/** Rows per statement: well under both databases' limits on bound parameters (SQLite's is 32,766). */
-const ROWS_PER_STATEMENT = 500;
-
-/** `rows` in slices of {@link ROWS_PER_STATEMENT}. */
-function* slices<T>(rows: readonly T[]): Generator<readonly T[]> {
-  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) yield rows.slice(at, at + ROWS_PER_STATEMENT);
-}
 
 /** The checkpoint log: reads on `read` (the client that sees only commits), writes built with `statements`. */
 export function createCheckpointLog(
@@ -125,10 +117,10 @@ export function createCheckpointLog(
       }
     },
     async deleteThreads(tx, threadIds) {
-      if (threadIds.length === 0) return;
-      const threadId = threadIds.length === 1 ? threadIds[0]! : { in: [...threadIds] };
-      await tx.checkpointWrite.deleteMany({ where: { threadId } });
-      await tx.checkpoint.deleteMany({ where: { threadId } });
+      for (const slice of slices(threadIds)) {
+        await execute(tx, statements.deleteFrom('CheckpointWrite').where('threadId', 'in', [...slice]));
+        await execute(tx, statements.deleteFrom('Checkpoint').where('threadId', 'in', [...slice]));
+      }
     },
   };
 }

@@ -88,7 +88,6 @@ interface Opened {
    * kept it when the write rolled back.)
    */
   reads?: Db;
-  mapLog: MapLog;
   /** The SQLite write path's connection and flush (see `createWriteQueue`). */
   sqlite?: SqliteWriteOptions;
   /** PostgreSQL's pool, which Prisma's adapter borrows: ended after Prisma lets it go. */
@@ -116,7 +115,6 @@ async function openSqlite(file: string, log: (message: string) => void): Promise
   return {
     prisma,
     ...(reads && { reads }),
-    mapLog: createMapLog('sqlite'),
     sqlite: memory ? {} : { flush: walFlush(file) },
   };
 }
@@ -149,7 +147,6 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
   return {
     prisma,
     pool,
-    mapLog: createMapLog('postgresql'),
   };
 }
 
@@ -160,20 +157,21 @@ async function openPostgres(url: string, poolSize: number, log: (message: string
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   const log = options.log ?? (() => {});
   const target: DatabaseTarget = parseDatabaseUrl(options.url);
-  const { prisma, reads, mapLog, sqlite, pool } =
+  const { prisma, reads, sqlite, pool } =
     target.provider === 'sqlite'
       ? await openSqlite(target.file, log)
       : await openPostgres(target.url, options.poolSize ?? 10, log);
   const queue = createWriteQueue(prisma, target.provider, sqlite);
   const read: ReadDb = reads ?? prisma;
   const agentReads = createAgentReads(read);
+  const statements = statementsFor(target.provider);
   return {
     provider: target.provider,
     read,
     write: queue.write,
     mapVersion: agentReads.mapVersion,
-    mapLog,
-    checkpointLog: createCheckpointLog(read, statementsFor(target.provider)),
+    mapLog: createMapLog(target.provider, statements),
+    checkpointLog: createCheckpointLog(read, statements),
     runLog,
     agentReads,
     async close() {

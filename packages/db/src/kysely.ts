@@ -37,3 +37,20 @@ export function execute(tx: Tx, statement: Compilable): Promise<number> {
   const { sql, parameters } = statement.compile();
   return tx.$executeRawUnsafe(sql, ...parameters);
 }
+
+/**
+ * Runs a compiled statement that returns rows (`RETURNING`) on the write transaction. Only for columns Prisma's raw
+ * query gives back as they are stored (numbers, strings): rows of models are read through Prisma's client.
+ */
+export function query<Row>(tx: Tx, statement: Compilable<Row>): Promise<Row[]> {
+  const { sql, parameters } = statement.compile();
+  return tx.$queryRawUnsafe<Row[]>(sql, ...parameters);
+}
+
+/** Rows per statement: well under both databases' limits on bound parameters (SQLite's is 32,766). */
+const ROWS_PER_STATEMENT = 500;
+
+/** `rows` in slices of {@link ROWS_PER_STATEMENT}, for multi-row statements. */
+export function* slices<T>(rows: readonly T[]): Generator<readonly T[]> {
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) yield rows.slice(at, at + ROWS_PER_STATEMENT);
+}

@@ -117,16 +117,39 @@ describe.each(providers)('map log on %s', (provider) => {
     ]);
   });
 
+  it('should append a command of more events than one statement holds, numbered on without a gap', async () => {
+    const { db } = database;
+    const map = await newMap();
+    const createdAt = new Date();
+    const rows = Array.from({ length: 1_201 }, (_, i) => ({
+      seq: i + 1,
+      type: 'NodeCreated',
+      version: 1,
+      payload: { i },
+      createdAt,
+    }));
+    expect(await db.write((tx) => db.mapLog.append(tx, map, rows.length, rows))).toBe(1);
+    const events = await db.read.event.findMany({
+      where: { mapId: map.id },
+      orderBy: { seq: 'asc' },
+      select: { seq: true, feedSeq: true, payload: true },
+    });
+    expect(events).toEqual(rows.map((row) => ({ seq: row.seq, feedSeq: row.seq, payload: row.payload })));
+    expect((await db.read.user.findUniqueOrThrow({ where: { id: map.ownerId } })).lastFeedSeq).toBe(1_201);
+  });
+
   it('should store a receipt once and read its result back', async () => {
     const { db } = database;
     expect(await db.write((tx) => db.mapLog.receipt(tx, 'k1'))).toBeNull();
-    await db.write((tx) => db.mapLog.storeReceipt(tx, 'k1', { id: 'x', n: 2, nested: [true] }));
+    expect(await db.write((tx) => db.mapLog.storeReceipt(tx, 'k1', { id: 'x', n: 2, nested: [true] }))).toBe(true);
     expect(await db.write((tx) => db.mapLog.receipt(tx, 'k1'))).toEqual({ result: { id: 'x', n: 2, nested: [true] } });
     expect((await db.read.commandReceipt.findUniqueOrThrow({ where: { key: 'k1' } })).result).toEqual({
       id: 'x',
       n: 2,
       nested: [true],
     });
-    await expect(db.write((tx) => db.mapLog.storeReceipt(tx, 'k1', null))).rejects.toThrow();
+    // A second receipt under the key is not stored: the first one stays.
+    expect(await db.write((tx) => db.mapLog.storeReceipt(tx, 'k1', null))).toBe(false);
+    expect(await db.write((tx) => db.mapLog.receipt(tx, 'k1'))).toEqual({ result: { id: 'x', n: 2, nested: [true] } });
   });
 });

@@ -1,5 +1,7 @@
 import type { ChangeKind, Map as MapRow } from '../generated/sqlite/client.ts';
 import type { Tx } from './database.ts';
+import { execute, query, type Statements, slices } from './kysely.ts';
+import type { Provider } from './url.ts';
 
 /** One event row as the map's log stores it (`appendEvents` in the server builds them). */
 export interface EventRow {
@@ -39,12 +41,17 @@ export interface MapLog {
   append(tx: Tx, map: LoggedMap, lastSeq: number, rows: readonly EventRow[]): Promise<number>;
   /** The stored result of a command already run under this idempotency key, if any. */
   receipt(tx: Tx, key: string): Promise<{ result: unknown } | null>;
-  /** Stores a command's result under its idempotency key. */
-  storeReceipt(tx: Tx, key: string, result: unknown): Promise<void>;
+  /** Stores a command's result under its idempotency key unless a receipt is stored under it; true when stored. */
+  storeReceipt(tx: Tx, key: string, result: unknown): Promise<boolean>;
 }
 
-/** The map log, the same statements on both databases. */
-export function createMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
+/**
+ * The map log, the same statements on both databases. A command's append is three statements whatever its events
+ * (the owner's feed position moved and returned, the map's `lastSeq`, one INSERT for all its events) and its receipt
+ * one: built with Kysely for the database's dialect and run on Prisma's transaction (see `kysely.ts`). Reads that
+ * return rows (the map, a receipt) are Prisma calls.
+ */
+export function createMapLog(provider: Provider, statements: Statements): MapLog {
   const log: MapLog = {
     async lock(tx, mapId) {
       if (provider === 'postgresql') await tx.$queryRaw`SELECT "id" FROM "Map" WHERE "id" = ${mapId} FOR UPDATE`;
@@ -54,29 +61,49 @@ export function createMapLog(provider: 'sqlite' | 'postgresql'): MapLog {
       return tx.map.findUnique({ where: { id: mapId } });
     },
     async append(tx, map, lastSeq, rows) {
-      const owner = await tx.user.update({
-        where: { id: map.ownerId },
-        data: { lastFeedSeq: { increment: rows.length } },
-        select: { lastFeedSeq: true },
-      });
-      const firstFeedSeq = owner.lastFeedSeq - rows.length + 1;
-      await tx.map.updateMany({ where: { id: map.id }, data: { lastSeq } });
-      await tx.event.createMany({
-        data: rows.map((row, i) => ({
-          ...row,
-          mapId: map.id,
-          ownerId: map.ownerId,
-          feedSeq: firstFeedSeq + i,
-          payload: row.payload as object,
-        })),
-      });
+      // PostgreSQL's UPDATE locks the owner's row until commit: feed positions are taken in commit order.
+      const [owner] = await query<{ lastFeedSeq: number }>(
+        tx,
+        statements
+          .updateTable('User')
+          .set((eb) => ({ lastFeedSeq: eb('lastFeedSeq', '+', rows.length) }))
+          .where('id', '=', map.ownerId)
+          .returning('lastFeedSeq'),
+      );
+      if (!owner) throw new Error(`the owner ${map.ownerId} of map ${map.id} does not exist`);
+      const firstFeedSeq = Number(owner.lastFeedSeq) - rows.length + 1;
+      await execute(tx, statements.updateTable('Map').set({ lastSeq, updatedAt: new Date() }).where('id', '=', map.id));
+      const events = rows.map((row, i) => ({
+        mapId: map.id,
+        ownerId: map.ownerId,
+        feedSeq: firstFeedSeq + i,
+        seq: row.seq,
+        type: row.type,
+        version: row.version,
+        payload: JSON.stringify(row.payload),
+        createdAt: row.createdAt,
+        actorId: row.actorId ?? null,
+        runId: row.runId ?? null,
+        step: row.step ?? null,
+        changeSeq: row.changeSeq ?? null,
+        revertsSeq: row.revertsSeq ?? null,
+        changeKind: row.changeKind ?? null,
+      }));
+      for (const slice of slices(events)) await execute(tx, statements.insertInto('Event').values([...slice]));
       return firstFeedSeq;
     },
     async receipt(tx, key) {
       return tx.commandReceipt.findUnique({ where: { key }, select: { result: true } });
     },
     async storeReceipt(tx, key, result) {
-      await tx.commandReceipt.create({ data: { key, result: JSON.parse(JSON.stringify(result ?? null)) } });
+      const stored = await execute(
+        tx,
+        statements
+          .insertInto('CommandReceipt')
+          .values({ key, result: JSON.stringify(result ?? null), createdAt: new Date() })
+          .onConflict((conflict) => conflict.column('key').doNothing()),
+      );
+      return stored > 0;
     },
   };
   return log;

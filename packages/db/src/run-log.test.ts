@@ -58,11 +58,19 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.nodeState(tx, 'no-such-node'))).toBeNull();
   });
 
-  it('should tell a run’s map and whether it decided under a key, and its status', async () => {
+  it('should tell a run’s map and node, whether it decided under a key, and its status', async () => {
     const { db } = database;
-    const { map, run } = await runWithDecision();
-    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k1'))).toEqual({ mapId: map.id, decided: true });
-    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k2'))).toEqual({ mapId: map.id, decided: false });
+    const { map, node, run } = await runWithDecision();
+    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k1'))).toEqual({
+      mapId: map.id,
+      nodeId: node.id,
+      decided: true,
+    });
+    expect(await db.write((tx) => db.runLog.runDecision(tx, run.id, 'k2'))).toEqual({
+      mapId: map.id,
+      nodeId: node.id,
+      decided: false,
+    });
     expect(await db.write((tx) => db.runLog.runDecision(tx, 'no-such-run', 'k1'))).toBeNull();
     expect(await db.write((tx) => db.runLog.runStatus(tx, run.id))).toBe('WAITING');
     expect(await db.write((tx) => db.runLog.runStatus(tx, 'no-such-run'))).toBeNull();
@@ -135,7 +143,11 @@ describe.each(providers)('run log on %s', (provider) => {
       createdAt: at(minute),
       ...(deleted ? { deletedAt: at(9) } : {}),
     });
-    expect(await db.write((tx) => db.runLog.latestMessageId(tx, conversation.id))).toBeNull();
+    expect(await db.write((tx) => db.runLog.conversation(tx, node.id, 'CONCLUDE'))).toEqual({
+      id: conversation.id,
+      mapId: map.id,
+      latestMessageId: null,
+    });
     // Two at the same time (the later id wins), one older, and a newer one deleted.
     await db.write((tx) =>
       tx.message.createMany({
@@ -145,9 +157,9 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.conversation(tx, node.id, 'CONCLUDE'))).toEqual({
       id: conversation.id,
       mapId: map.id,
+      latestMessageId: `c-${map.id}`,
     });
     expect(await db.write((tx) => db.runLog.conversation(tx, node.id, 'DECOMPOSE'))).toBeNull();
-    expect(await db.write((tx) => db.runLog.latestMessageId(tx, conversation.id))).toBe(`c-${map.id}`);
   });
 
   it('should list a node’s dependencies in their order among siblings, and the nodes that depend on it', async () => {
@@ -204,21 +216,23 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.pendingQuestions(tx, run.id))).toBe(2);
   });
 
-  it('should change a node’s agent state and return the node as Prisma reads it, keeping what was not given', async () => {
+  it('should change a node’s agent state only when it differs, returning the node as Prisma reads it', async () => {
     const { db } = database;
-    const { node } = await runWithDecision();
-    const blocked = await db.write((tx) =>
-      db.runLog.setNodeState(tx, node.id, { status: 'BLOCKED', statusReason: 'waits for “first”' }),
-    );
+    const { map, node } = await runWithDecision();
+    const change = (nodeId: string, mapId: string, data: Parameters<typeof db.runLog.changeNodeState>[3]) =>
+      db.write((tx) => db.runLog.changeNodeState(tx, nodeId, mapId, data));
+    const blocked = await change(node.id, map.id, { status: 'BLOCKED', statusReason: 'waits for “first”' });
     expect(blocked).toEqual(await db.read.node.findUnique({ where: { id: node.id } }));
     expect(blocked).toMatchObject({ status: 'BLOCKED', statusReason: 'waits for “first”', intent: 'CONCLUDE' });
     expect(blocked!.version).toBe(node.version);
     expect(blocked!.updatedAt.getTime()).toBeGreaterThanOrEqual(node.updatedAt.getTime());
-    const decomposing = await db.write((tx) => db.runLog.setNodeState(tx, node.id, { intent: 'DECOMPOSE' }));
+    // The same status again changes nothing, its reason included.
+    expect(await change(node.id, map.id, { status: 'BLOCKED', statusReason: 'other' })).toBeNull();
+    expect(await change(node.id, map.id, { intent: 'CONCLUDE' })).toBeNull();
+    const decomposing = await change(node.id, map.id, { intent: 'DECOMPOSE' });
     expect(decomposing).toMatchObject({ status: 'BLOCKED', statusReason: 'waits for “first”', intent: 'DECOMPOSE' });
-    const running = await db.write((tx) =>
-      db.runLog.setNodeState(tx, node.id, { status: 'RUNNING', statusReason: null, strategy: 'SEQUENTIAL' }),
-    );
+    // A strategy never set (null) differs from any strategy.
+    const running = await change(node.id, map.id, { status: 'RUNNING', statusReason: null, strategy: 'SEQUENTIAL' });
     expect(running).toEqual(await db.read.node.findUnique({ where: { id: node.id } }));
     expect(running).toMatchObject({
       status: 'RUNNING',
@@ -226,7 +240,10 @@ describe.each(providers)('run log on %s', (provider) => {
       intent: 'DECOMPOSE',
       strategy: 'SEQUENTIAL',
     });
-    expect(await db.write((tx) => db.runLog.setNodeState(tx, 'no-such-node', { status: 'RUNNING' }))).toBeNull();
+    expect(await change(node.id, map.id, { strategy: 'SEQUENTIAL' })).toBeNull();
+    expect(await change(node.id, 'another-map', { status: 'COMPLETED' })).toBeNull();
+    expect(await change('no-such-node', map.id, { status: 'RUNNING' })).toBeNull();
+    expect(await db.read.node.findUnique({ where: { id: node.id } })).toEqual(running);
   });
 
   it('should read the choice of the model’s latest decision of a kind on a node', async () => {
@@ -256,7 +273,7 @@ describe.each(providers)('run log on %s', (provider) => {
     expect(await db.write((tx) => db.runLog.latestModelChoice(tx, node.id, 'STRATEGY'))).toBeNull();
   });
 
-  it('should settle a paused run’s row: its status, its tokens added, its reservation released', async () => {
+  it('should settle a paused run’s row: its status, its tokens added, its reservation released, unless cancelled', async () => {
     const { db } = database;
     const { run } = await runWithDecision();
     await db.write((tx) =>
@@ -265,7 +282,8 @@ describe.each(providers)('run log on %s', (provider) => {
         data: { status: 'RUNNING', promptTokens: 5, completionTokens: 7, tokensReserved: 100 },
       }),
     );
-    await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', { promptTokens: 10, completionTokens: 20 }));
+    const spent = { promptTokens: 10, completionTokens: 20 };
+    expect(await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', spent))).toBe(true);
     const settled = await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } });
     expect(settled).toMatchObject({ status: 'WAITING', promptTokens: 15, completionTokens: 27, tokensReserved: 0 });
     expect(settled.tokensEstimated).toBe(false);
@@ -275,6 +293,16 @@ describe.each(providers)('run log on %s', (provider) => {
     await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', { promptTokens: 1, completionTokens: 1 }));
     expect((await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).tokensEstimated).toBe(true);
     expect(settled.updatedAt.getTime()).toBeGreaterThanOrEqual(run.updatedAt.getTime());
+    // A run the person cancelled stays as it is, and so does a run that ends then.
+    await db.write((tx) => tx.agentRun.update({ where: { id: run.id }, data: { status: 'CANCELLED' } }));
+    expect(await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', spent))).toBe(false);
+    expect(await db.write((tx) => db.runLog.endRun(tx, run.id, { status: 'COMPLETED' }, spent))).toBeNull();
+    expect(await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      status: 'CANCELLED',
+      promptTokens: 15,
+      completionTokens: 27,
+    });
+    expect(await db.write((tx) => db.runLog.settleRunRow(tx, 'no-such-run', 'WAITING', spent))).toBe(false);
   });
 
   it('should return a node, a resolved question and a resumed or ended run as they now are', async () => {

@@ -1,4 +1,4 @@
-import type { AgentQuestion, AgentRun, Node } from '../generated/sqlite/client.ts';
+import type { AgentQuestion, AgentRun, Node, Prisma } from '../generated/sqlite/client.ts';
 import type { ConversationKind, DecisionKind, QuestionStatus } from '../generated/sqlite/enums.ts';
 import { type DependedOnNode, dependenciesOf } from './agent-reads.ts';
 import type { Tx } from './database.ts';
@@ -15,6 +15,13 @@ export type NodeAgentState = Pick<Node, 'mapId' | 'status' | 'intent' | 'strateg
  * when given, are not), the others kept.
  */
 export type NodeStateChange = Partial<Pick<Node, 'status' | 'statusReason' | 'intent' | 'strategy'>>;
+
+/** A node's conversation, its node's map and the latest message a new one answers (null when there is none). */
+export interface ConversationTip {
+  id: string;
+  mapId: string;
+  latestMessageId: string | null;
+}
 
 /** Tokens a drive spent that no ledger recorded yet (added to its run's). */
 export interface RunTokens {
@@ -38,8 +45,15 @@ export type NodeRun = Pick<AgentRun, 'id' | 'mapId' | 'agent' | 'status'>;
 export interface RunLog {
   /** A node's map and its agent state (status, intent, strategy); null when there is no such node. */
   nodeState(tx: Tx, nodeId: string): Promise<NodeAgentState | null>;
-  /** A run's map and whether it recorded a decision under `key`; null when there is no such run. */
-  runDecision(tx: Tx, runId: string, key: string): Promise<{ mapId: string; decided: boolean } | null>;
+  /**
+   * A run's map, its node (null once deleted) and whether it recorded a decision under `key`; null when there is no
+   * such run.
+   */
+  runDecision(
+    tx: Tx,
+    runId: string,
+    key: string,
+  ): Promise<{ mapId: string; nodeId: string | null; decided: boolean } | null>;
   /** A run's status; null when there is no such run. */
   runStatus(tx: Tx, runId: string): Promise<AgentRun['status'] | null>;
   /** Whether a run already stored the question it asked at this interrupt. */
@@ -51,10 +65,11 @@ export interface RunLog {
    * at most `take`.
    */
   finishedThreads(tx: Tx, mapId: string, skip: number, take: number): Promise<string[]>;
-  /** A node's conversation of `kind` with the node's map; null when there is none. */
-  conversation(tx: Tx, nodeId: string, kind: ConversationKind): Promise<{ id: string; mapId: string } | null>;
-  /** The latest message of a conversation not deleted (by time, then id), as a new message answers it. */
-  latestMessageId(tx: Tx, conversationId: string): Promise<string | null>;
+  /**
+   * A node's conversation of `kind` with the node's map and its latest message not deleted (by time, then id), as a
+   * new message answers it, in one read; null when there is no such conversation.
+   */
+  conversation(tx: Tx, nodeId: string, kind: ConversationKind): Promise<ConversationTip | null>;
   /** The nodes that depend on a node. */
   dependentsOf(tx: Tx, nodeId: string): Promise<string[]>;
   /** The nodes a node depends on, in their order among their siblings. */
@@ -66,15 +81,17 @@ export interface RunLog {
   /** What the model chose in its latest decision of `kind` on a node (its `choice`); null when it made none. */
   latestModelChoice(tx: Tx, nodeId: string, kind: DecisionKind): Promise<unknown>;
   /**
-   * Changes a node's agent state (`updatedAt` too, not its version) and returns the node as it now is; null when
-   * there is no such node.
+   * Changes a node's agent state (`updatedAt` too, not its version) when one of the status, intent and strategy given
+   * differs from the node's (a `statusReason` given goes with them), in one statement; returns the node as it now is,
+   * null when nothing differed or the map holds no such node.
    */
-  setNodeState(tx: Tx, nodeId: string, change: NodeStateChange): Promise<Node | null>;
+  changeNodeState(tx: Tx, nodeId: string, mapId: string, change: NodeStateChange): Promise<Node | null>;
   /**
    * Records how a drive of a run ended when nothing reads the run back (a pause): its status, the tokens it spent
-   * added to its own, and none of its map's budget held any more.
+   * added to its own, and none of its map's budget held any more. A run the person cancelled (or one gone) is left as
+   * it is: false then.
    */
-  settleRunRow(tx: Tx, runId: string, status: AgentRun['status'], spent: RunTokens): Promise<void>;
+  settleRunRow(tx: Tx, runId: string, status: AgentRun['status'], spent: RunTokens): Promise<boolean>;
   /** A node as it is in the transaction; null when there is none. */
   node(tx: Tx, nodeId: string): Promise<Node | null>;
   /**
@@ -91,7 +108,8 @@ export interface RunLog {
   resumedRun(tx: Tx, runId: string, running: boolean): Promise<AgentRun | null>;
   /**
    * Records how a run ended (`end`: its status and the fields of that end), the tokens its last drive spent added to
-   * its own and none of its map's budget held any more; returns the run as it now is, null when there is none.
+   * its own and none of its map's budget held any more; returns the run as it now is. A run the person cancelled (or
+   * one gone) is left as it is: null then.
    */
   endRun(tx: Tx, runId: string, end: RunEnd, spent: RunTokens): Promise<AgentRun | null>;
 }
@@ -128,9 +146,9 @@ export const runLog: RunLog = {
   async runDecision(tx, runId, key) {
     const run = await tx.agentRun.findUnique({
       where: { id: runId },
-      select: { mapId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
+      select: { mapId: true, nodeId: true, decisions: { where: { key }, select: { id: true }, take: 1 } },
     });
-    return run ? { mapId: run.mapId, decided: run.decisions.length > 0 } : null;
+    return run ? { mapId: run.mapId, nodeId: run.nodeId, decided: run.decisions.length > 0 } : null;
   },
   async runStatus(tx, runId) {
     return (await tx.agentRun.findUnique({ where: { id: runId }, select: { status: true } }))?.status ?? null;
@@ -159,17 +177,20 @@ export const runLog: RunLog = {
   async conversation(tx, nodeId, kind) {
     const conversation = await tx.conversation.findUnique({
       where: { nodeId_kind: { nodeId, kind } },
-      select: { id: true, node: { select: { mapId: true } } },
+      select: {
+        id: true,
+        node: { select: { mapId: true } },
+        messages: {
+          where: { deletedAt: null },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: 1,
+          select: { id: true },
+        },
+      },
     });
-    return conversation ? { id: conversation.id, mapId: conversation.node.mapId } : null;
-  },
-  async latestMessageId(tx, conversationId) {
-    const latest = await tx.message.findFirst({
-      where: { conversationId, deletedAt: null },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      select: { id: true },
-    });
-    return latest?.id ?? null;
+    if (!conversation) return null;
+    const { id, node, messages } = conversation;
+    return { id, mapId: node.mapId, latestMessageId: messages[0]?.id ?? null };
   },
   async dependentsOf(tx, nodeId) {
     const dependents = await tx.dependency.findMany({ where: { dependsOnId: nodeId }, select: { nodeId: true } });
@@ -190,13 +211,19 @@ export const runLog: RunLog = {
     });
     return latest?.choice ?? null;
   },
-  async setNodeState(tx, nodeId, change) {
-    const [node] = await tx.node.updateManyAndReturn({ where: { id: nodeId }, data: change });
+  async changeNodeState(tx, nodeId, mapId, change) {
+    // A nullable column differs from a value when it is null too (SQL's `<>` is not true for null).
+    const differs: Prisma.NodeWhereInput[] = [];
+    if (change.status) differs.push({ status: { not: change.status } });
+    if (change.intent) differs.push({ intent: { not: change.intent } }, { intent: null });
+    if (change.strategy) differs.push({ strategy: { not: change.strategy } }, { strategy: null });
+    if (differs.length === 0) return null;
+    const [node] = await tx.node.updateManyAndReturn({ where: { id: nodeId, mapId, OR: differs }, data: change });
     return node ?? null;
   },
   async settleRunRow(tx, runId, status, spent) {
-    await tx.agentRun.update({
-      where: { id: runId },
+    const { count } = await tx.agentRun.updateMany({
+      where: { id: runId, status: { not: 'CANCELLED' } },
       data: {
         status,
         promptTokens: { increment: spent.promptTokens },
@@ -205,6 +232,7 @@ export const runLog: RunLog = {
         tokensReserved: 0,
       },
     });
+    return count > 0;
   },
   node: (tx, nodeId) => tx.node.findUnique({ where: { id: nodeId } }),
   async resolveQuestion(tx, questionId, from, change) {
@@ -221,7 +249,7 @@ export const runLog: RunLog = {
   },
   async endRun(tx, runId, { output, ...end }, spent) {
     const [run] = await tx.agentRun.updateManyAndReturn({
-      where: { id: runId },
+      where: { id: runId, status: { not: 'CANCELLED' } },
       data: {
         ...end,
         ...(output === undefined ? {} : { output: output as object }),

@@ -1,7 +1,7 @@
 import type { Map as MapRow, Tx } from '@thinkingmap/db';
 import { READ_ONLY_MESSAGE } from './access.ts';
 import type { CommandContext } from './context.ts';
-import { ForbiddenError, NotFoundError } from './domain-errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from './domain-errors.ts';
 import { appendEvents, type ChangeMeta } from './event-log.ts';
 import type { MapEvent, PendingEvent } from './map-event.ts';
 
@@ -74,7 +74,9 @@ export async function mutateMap<T>(
       for (const carriedWork of carried) await carriedWork(tx, emit, map);
       const receipt = key ? await ctx.db.mapLog.receipt(tx, key) : null;
       const result = receipt ? (receipt.result as T) : await work(tx, emit, map);
-      if (key && !receipt) await ctx.db.mapLog.storeReceipt(tx, key, result);
+      // A receipt stored meanwhile under the key (by a command on another map) refuses this one: it ran once already.
+      if (key && !receipt && !(await ctx.db.mapLog.storeReceipt(tx, key, result)))
+        throw new ConflictError(`a command with idempotency key ${key} already ran`);
       return { result, events: await appendEvents(ctx.db.mapLog, tx, map, pending, changeMeta(ctx)) };
     });
   } catch (error) {

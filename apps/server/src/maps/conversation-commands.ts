@@ -49,7 +49,7 @@ export async function postMessageIn(
   mapId: string,
   input: PostMessageInput,
 ): Promise<Message> {
-  // The conversation with its node's map, in one read: a node of another map is not found.
+  // The conversation with its node's map and latest message, in one read: a node of another map is not found.
   const conversation = await log.conversation(tx, input.nodeId, input.conversation);
   if (conversation?.mapId !== mapId) throw new NotFoundError('Node', input.nodeId);
   let parentId = input.parentId ?? null;
@@ -58,7 +58,7 @@ export async function postMessageIn(
     const parent = await tx.message.findUnique({ where: { id: parentId } });
     if (!parent || parent.conversationId !== conversation.id) throw new NotFoundError('Message', parentId);
   } else {
-    parentId = await log.latestMessageId(tx, conversation.id);
+    parentId = conversation.latestMessageId;
   }
   const message = await tx.message.create({
     data: {

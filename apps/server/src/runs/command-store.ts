@@ -245,20 +245,19 @@ export class CommandStore implements StorePort, DivergentStorePort, CriticStoreP
 
   /**
    * A command of the run written with its progress (the outbox's next write), once per idempotency key like any
-   * command of the run (a receipt), so a step re-run after a restart writes nothing twice. A refusal there (the node
-   * was deleted meanwhile) is skipped: nothing is left to write, and the progress written with it must not fail.
+   * command of the run (its receipt, stored first: a key already stored skips it), so a step re-run after a restart
+   * writes nothing twice. A refusal there (the node was deleted meanwhile) is skipped, its receipt kept: nothing is left
+   * to write, and the progress written with it must not fail.
    */
   #deferCommand(key: string | undefined, work: (...args: Parameters<CarriedWork>) => Promise<unknown>): void {
     const { mapLog } = this.deps.db;
     this.deps.outbox.defer(async (tx, emit, map) => {
-      if (key && (await mapLog.receipt(tx, key))) return;
+      if (key && !(await mapLog.storeReceipt(tx, key, null))) return;
       try {
         await work(tx, emit, map);
       } catch (error) {
-        if (error instanceof DomainError) return;
-        throw error;
+        if (!(error instanceof DomainError)) throw error;
       }
-      if (key) await mapLog.storeReceipt(tx, key, null);
     });
   }
 

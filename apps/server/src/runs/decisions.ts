@@ -45,10 +45,11 @@ export async function recordDecision(
   input: DecisionRecord,
 ): Promise<void> {
   const { runId, key, nodeId } = input;
-  // The run with whether it decided under this key, in one read.
+  // The run with its node and whether it decided under this key, in one read.
   const run = await log.runDecision(tx, runId, key);
   if (run?.mapId !== mapId || run.decided) return;
-  if (nodeId && (await log.nodeState(tx, nodeId))?.mapId !== mapId) return;
+  // The run's own node is in its map while it exists (a deleted node leaves its runs without one).
+  if (nodeId && nodeId !== run.nodeId && (await log.nodeState(tx, nodeId))?.mapId !== mapId) return;
   let overridden = input.overridden ?? null;
   if (!overridden && input.decidedBy === 'PERSON' && nodeId) {
     const latest = (await log.latestModelChoice(tx, nodeId, input.kind)) as Record<string, unknown> | null;

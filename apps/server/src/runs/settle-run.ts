@@ -81,11 +81,16 @@ export async function settleRun(
   try {
     const log = ctx.db.checkpointLog;
     await mutateMap(ctx, run.mapId, async (tx, emit) => {
-      const current = await ctx.db.runLog.runStatus(tx, run.id);
-      if (!current) return;
+      // The run's row first, in one statement unless the person cancelled the run meanwhile (then it stays cancelled).
+      const end = endOf(outcome);
+      const paused = end.status === 'WAITING' && (await ctx.db.runLog.settleRunRow(tx, run.id, 'WAITING', unsettled));
+      const ended = end.status === 'WAITING' ? null : await ctx.db.runLog.endRun(tx, run.id, end, unsettled);
+      const updated = paused || ended !== null;
+      const cancelled = !updated && (await ctx.db.runLog.runStatus(tx, run.id)) === 'CANCELLED';
+      if (!updated && !cancelled) return;
       const spent = unsettled.promptTokens + unsettled.completionTokens;
       if (spent) await tx.map.update({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
-      if (current === 'CANCELLED') {
+      if (cancelled) {
         // A run that stopped holds none of its map's budget any more.
         const tokens = {
           promptTokens: { increment: unsettled.promptTokens },
@@ -98,27 +103,20 @@ export async function settleRun(
         return;
       }
       if (outcome.status === 'WAITING') {
+        // A pause: nothing reads the run back (its questions are the events).
         await storeQuestions(ctx.db.runLog, tx, emit, run, outcome, questionTtlMs);
         await checkpoints.keepIn(log, tx);
-      } else if (checkpointWindow > 0 && (outcome.status === 'COMPLETED' || outcome.status === 'FAILED')) {
-        await checkpoints.keepFinishedIn(log, tx);
-      } else {
-        await checkpoints.dropIn(log, tx, run.threadId);
-      }
-      if (outcome.status === 'WAITING') {
-        // A pause: nothing reads the run back (its questions are the events).
-        await ctx.db.runLog.settleRunRow(tx, run.id, 'WAITING', unsettled);
         return;
       }
-      const end = endOf(outcome);
-      const updated = await ctx.db.runLog.endRun(tx, run.id, end, unsettled);
-      if (!updated) return;
-      if (checkpointWindow > 0 && (end.status === 'COMPLETED' || end.status === 'FAILED'))
-        await pruneFinishedIn(ctx.db, tx, run.mapId, checkpointWindow);
-      if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(updated) } });
+      const keepFinished = checkpointWindow > 0 && (end.status === 'COMPLETED' || end.status === 'FAILED');
+      if (keepFinished) await checkpoints.keepFinishedIn(log, tx);
+      else await checkpoints.dropIn(log, tx, run.threadId);
+      if (!ended) return;
+      if (keepFinished) await pruneFinishedIn(ctx.db, tx, run.mapId, checkpointWindow);
+      if (outcome.status === 'COMPLETED') emit({ type: 'RunFinished', payload: { run: toRunSnapshot(ended) } });
       if (outcome.status === 'FAILED' || outcome.status === 'CANCELLED') {
         const code = outcome.status === 'FAILED' ? outcome.code : 'CANCELLED';
-        emit({ type: 'RunFailed', payload: { run: toRunSnapshot(updated), code, reason: updated.error ?? '' } });
+        emit({ type: 'RunFailed', payload: { run: toRunSnapshot(ended), code, reason: ended.error ?? '' } });
       }
     });
     return true;
