@@ -294,13 +294,16 @@ describe.each(providers)('run log on %s', (provider) => {
     expect((await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).tokensEstimated).toBe(true);
     expect(settled.updatedAt.getTime()).toBeGreaterThanOrEqual(run.updatedAt.getTime());
     // A run the person cancelled stays as it is, and so does a run that ends then.
-    await db.write((tx) => tx.agentRun.update({ where: { id: run.id }, data: { status: 'CANCELLED' } }));
+    const cancelled = await db.write((tx) =>
+      tx.agentRun.update({ where: { id: run.id }, data: { status: 'CANCELLED' } }),
+    );
+    expect(cancelled).toMatchObject({ promptTokens: 17, completionTokens: 29 });
     expect(await db.write((tx) => db.runLog.settleRunRow(tx, run.id, 'WAITING', spent))).toBe(false);
     expect(await db.write((tx) => db.runLog.endRun(tx, run.id, { status: 'COMPLETED' }, spent))).toBeNull();
     expect(await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
       status: 'CANCELLED',
-      promptTokens: 15,
-      completionTokens: 27,
+      promptTokens: 17,
+      completionTokens: 29,
     });
     expect(await db.write((tx) => db.runLog.settleRunRow(tx, 'no-such-run', 'WAITING', spent))).toBe(false);
   });
