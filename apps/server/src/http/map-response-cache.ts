@@ -148,7 +148,10 @@ export class MapResponseCache {
     const key = this.#storedKey(req, request, access, map);
     const stored = this.#entries.get(key);
     if (!stored) return ordinary(req, res, this.#pending(req, request, access, map, key));
+    const size = stored.size;
     const sent = this.#sent(req, stored, 'hit');
+    // A compressed form made for this request adds to what the answer holds: weigh it again for the bound.
+    if (stored.size !== size) this.#entries.set(key, stored);
     res.writeHead(sent.status, sent.headers);
     res.end(sent.body);
   }
@@ -166,8 +169,10 @@ export class MapResponseCache {
           .update(keyOf(req, request, access, map))
           .update(request.text);
         const answer = new StoredAnswer(`"${hash.digest('base64url').slice(0, 27)}"`, status, kept, body);
+        const sent = this.#sent(req, answer, 'computed');
+        // Stored once the form this request gets is made, so the cache's bound weighs it.
         this.#entries.set(key, answer);
-        return this.#sent(req, answer, 'computed');
+        return sent;
       },
     };
   }

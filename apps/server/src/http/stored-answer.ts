@@ -61,13 +61,13 @@ export class StoredAnswer {
     const compressible = this.#body.length > 1024;
     if (compressible && /\bbr\b/.test(request.acceptEncoding)) {
       this.#br ??= this.#variant(
-        brotliCompressSync(this.#body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+        ownBytes(brotliCompressSync(this.#body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })),
         'br',
       );
       return this.#br;
     }
     if (compressible && /\bgzip\b/.test(request.acceptEncoding)) {
-      this.#gzip ??= this.#variant(gzipSync(this.#body), 'gzip');
+      this.#gzip ??= this.#variant(ownBytes(gzipSync(this.#body)), 'gzip');
       return this.#gzip;
     }
     this.#identity ??= this.#variant(this.#body, undefined);
@@ -85,6 +85,16 @@ export class StoredAnswer {
     if (encoding) headers['content-encoding'] = encoding;
     return { status: this.#status, headers, body };
   }
+}
+
+/**
+ * The bytes in memory of their own. zlib's output is a view of the larger chunk it wrote into (and a small copy a view
+ * of Node's shared pool): kept as is, each stored answer would hold that whole chunk, unseen by the cache's bound.
+ */
+function ownBytes(bytes: Buffer): Buffer {
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
 }
 
 /** An ordinary path's response headers as kept with its answer: without length and encoding (each form sets its own). */
