@@ -22,6 +22,10 @@ export interface ServerTimes {
 export interface ProcessStats {
   rssMb: number;
   heapUsedMb: number;
+  /** The JS heap's size as V8 holds it (used or not). */
+  heapTotalMb: number;
+  /** What the server's bounded caches hold by their own estimates (answers, rows, request texts): part of heap and external. */
+  cachesMb: number;
   /** Memory of Buffers and other objects outside the JS heap (`external`, array buffers included). */
   externalMb: number;
   /** Live handles and requests (sockets, timers, …): `process.getActiveResourcesInfo()`. */

@@ -24,6 +24,8 @@ let cpuSince = process.cpuUsage();
 process.on('SIGUSR2', () => console.log(`PEAK_RSS ${peakRssMb().toFixed(1)}`));
 // The bench's questions over the IPC channel: memory and handles (after a full collection when --expose-gc is on), or a
 // heap snapshot written to a file.
+/** What the server's bounded caches hold, by their own estimates (0 for the servers that have none). */
+let cacheBytes = () => 0;
 process.on('message', (message: { type: 'stats' } | { type: 'heap-snapshot'; file: string }) => {
   if (message.type === 'heap-snapshot') {
     writeHeapSnapshot(message.file);
@@ -34,6 +36,8 @@ process.on('message', (message: { type: 'stats' } | { type: 'heap-snapshot'; fil
   process.send?.({
     rssMb: memory.rss / 2 ** 20,
     heapUsedMb: memory.heapUsed / 2 ** 20,
+    heapTotalMb: memory.heapTotal / 2 ** 20,
+    cachesMb: cacheBytes() / 2 ** 20,
     externalMb: memory.external / 2 ** 20,
     handles: process.getActiveResourcesInfo().length,
     afterGc: !!gc,
@@ -55,6 +59,7 @@ let url: string;
 if (mode === 'graphql') {
   const app = await buildApp({ db, requireToken: true, localTokenFile: null });
   url = await app.start(0);
+  cacheBytes = () => app.metrics.cacheBytes();
   // Server-side time of each request, from its arrival to its response's last byte handed to the kernel:
   // it tells the server's share of a latency from the load generator's (both share two cores).
   app.server.prependListener('request', (_req, res) => {

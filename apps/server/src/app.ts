@@ -63,6 +63,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     capabilities: () => model.capabilities(),
   };
   const cache = new MapReadCache();
+  metrics.watchCache('map_rows', () => cache.held());
   const services = { runs: engine, consultations, notes };
   const commandsOf = (access: Access) => ({ ...commands, viewer: access.viewer, scope: access.scope });
   const contextFor = (access: Access): GraphQLContext => ({
@@ -92,7 +93,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     plugins,
     logError,
   });
-  const mapReads = { db, onServed: metrics.storedAnswer, logError };
+  const mapReads = { db, onServed: metrics.storedAnswer, watch: metrics.watchCache, logError };
   const graphql = createGraphQLHttpHandler({
     yoga,
     mapReads,

@@ -62,7 +62,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
       `(held over graphql-ws and SSE, one coming and going every ${COMING_AND_GOING_S} s); warm-up ${warmup} min`,
   );
   console.log(
-    '  min   ops/s  errors  RSS MB  heap MB  ext MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated',
+    '  min   ops/s  errors  RSS MB  V8 MB  heap MB  ext MB  caches MB  outside MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated',
   );
 
   let running = true;
@@ -123,7 +123,8 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     const delivered = feeds.map((f) => `${f.delivered}/${f.skipped}/${f.repeated}`).join('  ');
     console.log(
       `  ${String(minute).padStart(3)}  ${perSecond.toFixed(1).padStart(6)}  ${String(tally.errors).padStart(6)}` +
-        `  ${stats.rssMb.toFixed(0).padStart(6)}  ${stats.heapUsedMb.toFixed(1).padStart(7)}  ${stats.externalMb.toFixed(0).padStart(6)}` +
+        `  ${stats.rssMb.toFixed(0).padStart(6)}  ${stats.heapTotalMb.toFixed(0).padStart(5)}  ${stats.heapUsedMb.toFixed(1).padStart(7)}` +
+        `  ${stats.externalMb.toFixed(0).padStart(6)}  ${stats.cachesMb.toFixed(1).padStart(9)}  ${outside(stats).toFixed(1).padStart(10)}` +
         `  ${String(stats.handles).padStart(7)}` +
         `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${delivered}`,
     );
@@ -155,6 +156,9 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 }
 
+/** The heap and external memory the bounded caches do not account for: what must stay flat once warmed up. */
+const outside = (stats: ProcessStats) => stats.heapUsedMb + stats.externalMb - stats.cachesMb;
+
 async function snapshot(server: { heapSnapshot(file: string): Promise<void> }, dir: string, name: string) {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `soak-${name}.heapsnapshot`);
@@ -175,7 +179,10 @@ function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: Feed
     console.log(
       `  after the warm-up: RSS ${first.stats.rssMb.toFixed(0)} → ${last.stats.rssMb.toFixed(0)} MB ` +
         `(trend ${trend((m) => m.stats.rssMb).toFixed(2)} MB/min), heap ${first.stats.heapUsedMb.toFixed(1)} → ` +
-        `${last.stats.heapUsedMb.toFixed(1)} MB (trend ${trend((m) => m.stats.heapUsedMb).toFixed(2)} MB/min), handles ` +
+        `${last.stats.heapUsedMb.toFixed(1)} MB (trend ${trend((m) => m.stats.heapUsedMb).toFixed(2)} MB/min), external ` +
+        `${first.stats.externalMb.toFixed(0)} → ${last.stats.externalMb.toFixed(0)} MB (trend ${trend((m) => m.stats.externalMb).toFixed(2)} MB/min), ` +
+        `caches ${first.stats.cachesMb.toFixed(1)} → ${last.stats.cachesMb.toFixed(1)} MB, heap and external outside the caches ` +
+        `${outside(first.stats).toFixed(1)} → ${outside(last.stats).toFixed(1)} MB (trend ${trend((m) => outside(m.stats)).toFixed(2)} MB/min), handles ` +
         `${first.stats.handles} → ${last.stats.handles}; probe p99 ${first.probeP99.toFixed(1)} → ${last.probeP99.toFixed(1)} ms ` +
         `(trend ${trend((m) => m.probeP99).toFixed(2)} ms/min)`,
     );

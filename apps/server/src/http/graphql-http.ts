@@ -19,7 +19,7 @@ export interface YogaNodeHandler {
 export interface GraphQLHttpOptions {
   yoga: YogaNodeHandler;
   /** The map-read cache's database, metrics and error log. */
-  mapReads: Pick<MapResponseCacheOptions, 'db' | 'onServed' | 'logError'>;
+  mapReads: Pick<MapResponseCacheOptions, 'db' | 'onServed' | 'logError' | 'watch'>;
   /** Who requests act as. */
   identity: Pick<RequestIdentity, 'access'>;
   /** Largest request body read, in bytes. */

@@ -103,7 +103,8 @@ const KNOWN_TEXT_MAX = 64 * 1024;
 class KnownTexts {
   readonly #texts = new LRUCache<string, MapReadRequest | false>({
     maxSize: KNOWN_TEXTS_BYTES,
-    sizeCalculation: (_value, text) => text.length + 64,
+    // The text, and the request's own text (its normalised document) when it is a map read.
+    sizeCalculation: (request, text) => text.length + (request ? request.text.length : 0) + 128,
   });
   #lastText: string | undefined;
   #last: MapReadRequest | false = false;
@@ -120,6 +121,11 @@ class KnownTexts {
     if (text.length > KNOWN_TEXT_MAX) return;
     this.#texts.set(text, request);
     this.#remember(text, request);
+  }
+
+  /** The bytes of the texts kept (what the bound counts) and how many they are. */
+  held(): { bytes: number; entries: number } {
+    return { bytes: this.#texts.calculatedSize, entries: this.#texts.size };
   }
 
   #remember(text: string, request: MapReadRequest | false) {
@@ -148,6 +154,16 @@ export class MapReadRequests {
 
   constructor(endpoint = '/graphql') {
     this.#endpoint = endpoint;
+  }
+
+  /** The request texts and keys remembered now: bytes of their texts and how many they are. */
+  held(): { bytes: number; entries: number } {
+    const parts = [this.#bodies.held(), this.#urls.held()];
+    const keys = { bytes: this.#requestKeys.calculatedSize, entries: this.#requestKeys.size };
+    return [...parts, keys].reduce((sum, part) => ({
+      bytes: sum.bytes + part.bytes,
+      entries: sum.entries + part.entries,
+    }));
   }
 
   /** The map read `req` is — a POST whose `body` was read, or a GET — or null. */

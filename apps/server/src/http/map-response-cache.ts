@@ -37,6 +37,8 @@ export interface MapResponseCacheOptions {
   onServed?: (outcome: StoredAnswerOutcome) => void;
   /** Where a failure of the cache is reported (the request then takes the ordinary path). */
   logError: (error: unknown) => void;
+  /** Told of the caches this one keeps (answers, request texts), to report what each holds (see ServerMetrics). */
+  watch?: (name: string, held: () => { bytes: number; entries: number }) => void;
   /** Bytes of answers kept (64 MB), least recently used out. */
   maxBytes?: number;
   /** The GraphQL endpoint's path (`/graphql`): requests to other paths are Yoga's to answer. */
@@ -95,6 +97,8 @@ export class MapResponseCache {
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (entry) => entry.size,
     });
+    options.watch?.('map_answers', () => ({ bytes: this.#entries.calculatedSize, entries: this.#entries.size }));
+    options.watch?.('map_read_requests', () => this.#requests.held());
   }
 
   /**

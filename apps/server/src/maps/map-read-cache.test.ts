@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MapReadCache } from './map-read-cache.ts';
+import { approximateBytes, MapReadCache } from './map-read-cache.ts';
 
 const rows = (n: number, tag = 'row') => Array.from({ length: n }, (_, i) => `${tag} ${i}`);
 
@@ -42,8 +42,8 @@ describe('map read cache', () => {
     expect(await cache.load({ id: 'm', lastSeq: 1 }, 'nodes', async () => rows(1))).toEqual(rows(1));
   });
 
-  it('should drop the least recently used reads once the rows kept exceed the bound', async () => {
-    const cache = new MapReadCache(250);
+  it('should drop the least recently used reads once the bytes kept exceed the bound', async () => {
+    const cache = new MapReadCache(Math.round(2.5 * approximateBytes(rows(100))));
     const loader = vi.fn(async () => rows(100));
     for (const id of ['a', 'b']) await cache.load({ id, lastSeq: 1 }, 'nodes', loader);
     await cache.load({ id: 'a', lastSeq: 1 }, 'nodes', loader);
@@ -53,5 +53,24 @@ describe('map read cache', () => {
     expect(loader).toHaveBeenCalledTimes(3);
     await cache.load({ id: 'b', lastSeq: 1 }, 'nodes', loader);
     expect(loader).toHaveBeenCalledTimes(4);
+    expect(cache.held()).toEqual({ entries: 2, bytes: 2 * approximateBytes(rows(100)) });
+  });
+
+  it('should weigh what rows hold, their nested relations and text included', () => {
+    const node = { id: 'n1', question: 'Why?', createdAt: new Date(0), dependencies: [] as unknown[] };
+    const withMessages = { ...node, messages: [{ id: 'm1', content: '我们和银行谈过了'.repeat(100) }] };
+    expect(approximateBytes(withMessages)).toBeGreaterThan(approximateBytes(node) + 2 * 800);
+    expect(approximateBytes([node, node])).toBeGreaterThan(2 * approximateBytes(node));
+  });
+
+  it('should keep the loaded rows, not the loader’s promise', async () => {
+    const cache = new MapReadCache();
+    const loaded = rows(2);
+    const query = Object.assign(Promise.resolve(loaded), { query: 'held by the promise' });
+    expect(await cache.load({ id: 'm', lastSeq: 1 }, 'nodes', () => query)).toBe(loaded);
+    await Promise.resolve();
+    const again = cache.load({ id: 'm', lastSeq: 1 }, 'nodes', () => query);
+    expect(again).not.toBe(query);
+    expect(await again).toBe(loaded);
   });
 });

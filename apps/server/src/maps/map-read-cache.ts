@@ -6,6 +6,13 @@ export interface MapVersion {
   lastSeq: number;
 }
 
+/** What a bounded cache holds now (reported by the `thinkingmap_cache_*` gauges). */
+export interface CacheHeld {
+  /** The cache's estimate of the memory its entries hold, in bytes: what its bound is measured in. */
+  bytes: number;
+  entries: number;
+}
+
 interface Entry {
   /** The map's `lastSeq` when the read started: the rows are at least that new. */
   seq: number;
@@ -16,15 +23,15 @@ interface Entry {
  * Keeps the results of a map's hot reads (the node list of a large map) in memory, keyed by the map's
  * `lastSeq`. Every change to a map's data bumps `lastSeq` in the same transaction, and each request reads
  * the map row first, so a cached read older than the row the request sees is never served: the cache is
- * correct without any message from other instances. Bounded by the number of rows kept, least recently
- * used first out. Results are shared between requests and must not be mutated.
+ * correct without any message from other instances. Bounded by an estimate of the bytes its rows hold (nested
+ * relations included), least recently used first out. Results are shared between requests and must not be mutated.
  */
 export class MapReadCache {
   readonly #entries: LRUCache<string, Entry>;
 
-  /** `maxRows`: rows kept over all maps (a 1,000-node map's node list is 1,000). */
-  constructor(maxRows = 50_000) {
-    this.#entries = new LRUCache({ maxSize: maxRows });
+  /** `maxBytes`: the estimated memory of the rows kept over all maps (32 MB). */
+  constructor(maxBytes = 32 * 1024 * 1024) {
+    this.#entries = new LRUCache({ maxSize: maxBytes });
   }
 
   /**
@@ -36,12 +43,13 @@ export class MapReadCache {
     const hit = this.#entries.get(id);
     if (hit && hit.seq >= map.lastSeq) return hit.rows as Promise<T>;
     const entry: Entry = { seq: map.lastSeq, rows: loader() };
-    // Its size is known once loaded; until then it counts as one row.
+    // Its size is known once loaded; until then it counts as one byte.
     this.#entries.set(id, entry, { size: 1 });
     entry.rows.then(
       (rows) => {
-        // A new object: lru-cache only re-measures an entry whose value changes.
-        if (this.#entries.peek(id) === entry) this.#entries.set(id, { ...entry }, { size: Math.max(1, rows.length) });
+        // Kept as the rows alone, weighed: the loader's promise (Prisma's) holds its query and callbacks.
+        const loaded: Entry = { seq: entry.seq, rows: Promise.resolve(rows) };
+        if (this.#entries.peek(id) === entry) this.#entries.set(id, loaded, { size: approximateBytes(rows) });
       },
       () => {
         if (this.#entries.peek(id) === entry) this.#entries.delete(id);
@@ -49,4 +57,23 @@ export class MapReadCache {
     );
     return entry.rows as Promise<T>;
   }
+
+  /** What the cache holds now. */
+  held(): CacheHeld {
+    return { bytes: this.#entries.calculatedSize, entries: this.#entries.size };
+  }
+}
+
+/**
+ * An estimate of the memory `value` holds: two bytes a character of its strings and a fixed cost per value, object and
+ * field, whatever the depth (a node's nested relations count). Errs high for Latin text, which V8 keeps in one byte.
+ */
+export function approximateBytes(value: unknown): number {
+  if (typeof value === 'string') return 16 + 2 * value.length;
+  if (value === null || typeof value !== 'object') return 8;
+  if (value instanceof Date) return 48;
+  if (ArrayBuffer.isView(value)) return 64 + value.byteLength;
+  let bytes = 32;
+  for (const field of Object.values(value)) bytes += 16 + approximateBytes(field);
+  return bytes;
 }

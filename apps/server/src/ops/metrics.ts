@@ -4,6 +4,12 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { MapEvent } from '../commands/map-event.ts';
 import type { StoredAnswerOutcome } from '../http/map-response-cache.ts';
 
+/** What a bounded cache holds now. */
+interface CacheHeld {
+  bytes: number;
+  entries: number;
+}
+
 /** How a subscription reaches its client. */
 export type SubscriptionTransport = 'ws' | 'sse';
 
@@ -108,6 +114,41 @@ export class ServerMetrics {
       },
     });
   })();
+  /** The bounded in-memory caches, by name: what each holds, read when Prometheus scrapes. */
+  readonly #caches = new Map<string, () => CacheHeld>();
+  readonly cacheGauges = (() => {
+    const caches = this.#caches;
+    const read = (pick: keyof CacheHeld) =>
+      function (this: Gauge<'cache'>) {
+        for (const [cache, held] of caches) this.set({ cache }, held()[pick]);
+      };
+    return {
+      bytes: new Gauge<'cache'>({
+        name: 'thinkingmap_cache_bytes',
+        help: "What each bounded in-memory cache holds, in bytes of its own estimate (the measure of its bound): map_answers (stored map-read answers, compressed forms included), map_rows (a map's node and dependency rows), map_read_requests (request texts known as map reads).",
+        labelNames: ['cache'],
+        registers: [this.registry],
+        collect: read('bytes'),
+      }),
+      entries: new Gauge<'cache'>({
+        name: 'thinkingmap_cache_entries',
+        help: 'Entries of each bounded in-memory cache (see thinkingmap_cache_bytes).',
+        labelNames: ['cache'],
+        registers: [this.registry],
+        collect: read('entries'),
+      }),
+    };
+  })();
+  /** Reports what cache `name` holds (bound: passed as a callback). */
+  readonly watchCache = (name: string, held: () => CacheHeld) => {
+    this.#caches.set(name, held);
+  };
+  /** The bytes all watched caches hold now, by their own estimates. */
+  cacheBytes(): number {
+    let bytes = 0;
+    for (const held of this.#caches.values()) bytes += held().bytes;
+    return bytes;
+  }
   /** Counts one map read answered by the response cache (bound: passed as a callback). */
   readonly storedAnswer = (outcome: StoredAnswerOutcome) => {
     this.#storedAnswersPending[outcome]++;

@@ -95,6 +95,27 @@ describe.each(providers)('operational metrics on %s', (provider) => {
     expect(sampleSum(metrics, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sampleSum(metrics, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
 
+    // What each bounded cache holds: a map read stored as an answer, its rows and its request's text.
+    const before = await scrape(metricsUrl);
+    const read = () =>
+      fetch(`${server.app.url()}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${server.alice.token}` },
+        body: JSON.stringify({
+          query: `{ map(id: "${map.id}") { ... on Map { id title nodes { id question status } } } }`,
+        }),
+      }).then((response) => response.json());
+    const first = await read();
+    expect(first.data.map.nodes).toHaveLength(3);
+    expect(await read()).toEqual(first);
+    const cached = await scrape(metricsUrl);
+    for (const cache of ['map_answers', 'map_rows', 'map_read_requests']) {
+      expect(sampleSum(cached, 'thinkingmap_cache_entries', { cache })).toBeGreaterThan(0);
+      expect(sampleSum(cached, 'thinkingmap_cache_bytes', { cache })).toBeGreaterThan(
+        sampleSum(before, 'thinkingmap_cache_bytes', { cache }),
+      );
+    }
+
     ws.stop();
     sse.stop();
     const closed = await eventually(async () => {
@@ -135,6 +156,7 @@ describe.each(providers)('operational metrics on %s', (provider) => {
       'thinkingmap_model_call_duration_seconds_bucket',
       'thinkingmap_model_errors_total',
       'thinkingmap_question_wait_seconds_bucket',
+      'thinkingmap_cache_bytes',
       'process_cpu_seconds_total',
     ])
       expect(referenced).toContain(name);
