@@ -48,8 +48,16 @@ export interface ChildServer {
   stats(): Promise<ProcessStats>;
   /** Writes a V8 heap snapshot of the server to `file` (for finding what grows). */
   heapSnapshot(file: string): Promise<void>;
+  /** Profiles the server's CPU for `seconds` and writes the profile (`.cpuprofile`, for Chrome's DevTools) to `file`. */
+  cpuProfile(file: string, seconds: number): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** What the bench asks a server over the IPC channel (see serve.ts). */
+export type ServerQuestion =
+  | { type: 'stats' }
+  | { type: 'heap-snapshot'; file: string }
+  | { type: 'cpu-profile'; file: string; seconds: number };
 
 /** Options of {@link startChildServer}. */
 export interface ChildServerOptions {
@@ -77,7 +85,7 @@ export function startChildServer(
   // Requests over the IPC channel, answered in order.
   const answers: ((message: unknown) => void)[] = [];
   child.on('message', (message) => answers.shift()?.(message));
-  const ask = <T>(request: { type: 'stats' } | { type: 'heap-snapshot'; file: string }) =>
+  const ask = <T>(request: ServerQuestion) =>
     new Promise<T>((resolve) => {
       answers.push((message) => resolve(message as T));
       child.send(request);
@@ -101,6 +109,7 @@ export function startChildServer(
     },
     stats: () => ask<ProcessStats>({ type: 'stats' }),
     heapSnapshot: (file) => ask<void>({ type: 'heap-snapshot', file }),
+    cpuProfile: (file, seconds) => ask<void>({ type: 'cpu-profile', file, seconds }),
     async peakRssMb() {
       const answer = nextLine('PEAK_RSS');
       child.kill('SIGUSR2');

@@ -1,11 +1,13 @@
 // A server process for the benchmarks: `graphql` (the real API) or `plain` (node:http doing the same read).
 // Prints `READY <url>` when listening; reports its peak RSS on stdout when asked (SIGUSR2).
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createServer } from 'node:http';
 import { writeHeapSnapshot } from 'node:v8';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
+import type { ServerQuestion } from './child-server.ts';
 
 const [mode, databaseUrl] = process.argv.slice(2);
 if (!databaseUrl || (mode !== 'graphql' && mode !== 'plain' && mode !== 'memory'))
@@ -26,11 +28,12 @@ process.on('SIGUSR2', () => console.log(`PEAK_RSS ${peakRssMb().toFixed(1)}`));
 // heap snapshot written to a file.
 /** What the server's bounded caches hold, by their own estimates (0 for the servers that have none). */
 let cacheBytes = () => 0;
-process.on('message', (message: { type: 'stats' } | { type: 'heap-snapshot'; file: string }) => {
+process.on('message', (message: ServerQuestion) => {
   if (message.type === 'heap-snapshot') {
     writeHeapSnapshot(message.file);
     return void process.send?.(null);
   }
+  if (message.type === 'cpu-profile') return void profileCpu(message.file, message.seconds);
   gc?.();
   const memory = process.memoryUsage();
   process.send?.({
@@ -43,6 +46,25 @@ process.on('message', (message: { type: 'stats' } | { type: 'heap-snapshot'; fil
     afterGc: !!gc,
   });
 });
+/** Profiles this process's CPU for `seconds`, writes the profile to `file` and answers when written. */
+function profileCpu(file: string, seconds: number) {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable', () =>
+    session.post('Profiler.start', () =>
+      setTimeout(
+        () =>
+          session.post('Profiler.stop', (error, result) => {
+            if (!error) writeFileSync(file, JSON.stringify(result.profile));
+            session.disconnect();
+            process.send?.(null);
+          }),
+        seconds * 1_000,
+      ),
+    ),
+  );
+}
+
 process.on('SIGUSR1', () => {
   const requests = serverTimes.length;
   const sorted = serverTimes.splice(0).sort((a, b) => a - b);

@@ -20,7 +20,7 @@ export interface SoakOptions {
   minutes: number;
   /** Operations a second, all people together (every request counts: each action and the map read after it). */
   rate: number;
-  /** Write V8 heap snapshots of the server here after the warm-up and at the end. */
+  /** Write V8 heap snapshots of the server here after the warm-up and at the end, and 20 s CPU profiles then. */
   snapshots?: string;
   /** Seconds between two report lines (60: a line a minute). */
   intervalS?: number;
@@ -129,6 +129,10 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
         `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${delivered}`,
     );
     if (options.snapshots && minute === warmup) await snapshot(server, options.snapshots, 'after-warmup');
+    if (options.snapshots && (minute === warmup || minute === options.minutes - 1)) {
+      const file = join(options.snapshots, `soak-minute-${minute}.cpuprofile`);
+      void server.cpuProfile(file, 20).then(() => console.log(`  CPU profile (20 s): ${file}`));
+    }
   }
 
   running = false;
@@ -139,13 +143,16 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
   const behind = await Promise.all(
     [dashboards[0], dashboards[1], roaming].map(async (dashboard, i) => {
       const api = clients[i]!;
-      const after = dashboard!.cursor();
+      // Events after the dashboard's cursor are on their way while the cursor moves; left unread if it stays put.
+      let left = -1;
       for (let attempt = 0; attempt < 100; attempt++) {
+        const after = dashboard!.cursor();
         const page = await call(api.client, VIEWER_EVENTS, { first: 1000, ...(after ? { after } : {}) });
-        if (page.edges.length === 0 || dashboard!.cursor() !== after) return page.edges.length;
+        if (page.edges.length === 0) return 0;
+        left = dashboard!.cursor() === after ? page.edges.length : -1;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      return -1;
+      return left;
     }),
   );
   if (options.snapshots) await snapshot(server, options.snapshots, 'end');

@@ -154,8 +154,12 @@ export class MapResponseCache {
     if (!stored) return ordinary(req, res, this.#pending(req, request, access, map, key));
     const size = stored.size;
     const sent = this.#sent(req, stored, 'hit');
-    // A compressed form made for this request adds to what the answer holds: weigh it again for the bound.
-    if (stored.size !== size) this.#entries.set(key, stored);
+    // A form made for this request adds to what the answer holds: weigh it again for the bound (lru-cache weighs a
+    // value when it is set, not when the same value is set again).
+    if (stored.size !== size) {
+      this.#entries.delete(key);
+      this.#entries.set(key, stored);
+    }
     res.writeHead(sent.status, sent.headers);
     res.end(sent.body);
   }

@@ -45,9 +45,12 @@ export class StoredAnswer {
     };
   }
 
-  /** Bytes held, for the cache's bound. */
+  /** Bytes held, for the cache's bound: the bytes of each form made, and the objects and headers around each. */
   get size(): number {
-    return this.#body.length + (this.#gzip?.body.length ?? 0) + (this.#br?.body.length ?? 0) + 1024;
+    const forms = [this.#identity, this.#gzip, this.#br].filter((form) => form !== undefined);
+    return (
+      this.#body.length + (this.#gzip?.body.length ?? 0) + (this.#br?.body.length ?? 0) + 1024 + 768 * forms.length
+    );
   }
 
   /** Whether the client holds this answer already (its `If-None-Match` names the ETag): it is then sent a 304. */

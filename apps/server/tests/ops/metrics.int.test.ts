@@ -97,18 +97,30 @@ describe.each(providers)('operational metrics on %s', (provider) => {
 
     // What each bounded cache holds: a map read stored as an answer, its rows and its request's text.
     const before = await scrape(metricsUrl);
-    const read = () =>
+    const read = (encoding = 'gzip, deflate') =>
       fetch(`${server.app.url()}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${server.alice.token}` },
+        headers: {
+          'content-type': 'application/json',
+          'accept-encoding': encoding,
+          authorization: `Bearer ${server.alice.token}`,
+        },
         body: JSON.stringify({
-          query: `{ map(id: "${map.id}") { ... on Map { id title nodes { id question status } } } }`,
+          // Large enough to be sent compressed (over 1 KB).
+          query: `{ map(id: "${map.id}") { ... on Map { id title nodes { ...N } again: nodes { ...N } } } }
+            fragment N on Node { id parentId question goal status createdAt updatedAt }`,
         }),
       }).then((response) => response.json());
     const first = await read();
-    expect(first.data.map.nodes).toHaveLength(3);
+    expect(first.data.map.again).toHaveLength(3);
+    expect(JSON.stringify(first).length).toBeGreaterThan(1024);
     expect(await read()).toEqual(first);
     const cached = await scrape(metricsUrl);
+    // The same answer sent in another form (uncompressed) is weighed again with it.
+    const answerBytes = (scraped: Awaited<ReturnType<typeof scrape>>) =>
+      sampleSum(scraped, 'thinkingmap_cache_bytes', { cache: 'map_answers' });
+    expect(await read('identity')).toEqual(first);
+    expect(answerBytes(await scrape(metricsUrl))).toBeGreaterThan(answerBytes(cached));
     for (const cache of ['map_answers', 'map_rows', 'map_read_requests']) {
       expect(sampleSum(cached, 'thinkingmap_cache_entries', { cache })).toBeGreaterThan(0);
       expect(sampleSum(cached, 'thinkingmap_cache_bytes', { cache })).toBeGreaterThan(
