@@ -2,8 +2,8 @@
 // Prints `READY <url>` when listening; reports its peak RSS on stdout when asked (SIGUSR2).
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector';
 import { writeHeapSnapshot } from 'node:v8';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
