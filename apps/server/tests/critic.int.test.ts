@@ -207,15 +207,20 @@ describe.each(providers)('critic on request on %s', (provider) => {
     const { ADD_SUB_QUESTION: demand, EDIT_QUESTION: overlap } = byCommand(first.suggestions);
     await call(client, DISMISS_SUGGESTION, { suggestionId: demand!.id });
     await call(client, DISMISS_SUGGESTION, { suggestionId: overlap!.id });
-    const dismissedHeading = 'Findings the person dismissed (nothing they concern changed since; do not report them again):';
+    const dismissedHeading =
+      'Findings the person dismissed (nothing they concern changed since; do not report them again):';
     expect(prompts.at(-1)).not.toContain(dismissedHeading);
 
     // The same findings come back from the model: the dismissed ones are not posted again, and the prompt lists them.
     const second = await reviewed(mapId);
     expect(Object.keys(byCommand(second.suggestions)).sort()).toEqual(['ADD_DEPENDENCY']);
     const [, listed] = prompts.at(-1)!.split(dismissedHeading);
-    expect(listed).toContain('- [GAP] n1: Nobody asks whether anyone will buy. (ADD_SUB_QUESTION n1 "Is there demand?")');
-    expect(listed).toContain('- [OVERLAP] n2, n3: Rent and lease cost ask the same. (EDIT_QUESTION n3 "Equipment cost?")');
+    expect(listed).toContain(
+      '- [GAP] n1: Nobody asks whether anyone will buy. (ADD_SUB_QUESTION n1 "Is there demand?")',
+    );
+    expect(listed).toContain(
+      '- [OVERLAP] n2, n3: Rent and lease cost ask the same. (EDIT_QUESTION n3 "Equipment cost?")',
+    );
 
     // The root question changed since: the gap under it may be found again, and is no longer listed as dismissed.
     await call(client, UPDATE_NODE, { input: { id: root.id, expectedVersion: 1, question: 'Open a bakery in town?' } });

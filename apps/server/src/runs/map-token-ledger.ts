@@ -124,7 +124,10 @@ export class MapTokenLedgers {
           });
           // The run paused, ended or was claimed while the call was in flight: it held nothing any more.
           if (tokens)
-            await tx.agentRun.updateMany({ where: { id: run.id, tokensReserved: { lt: 0 } }, data: { tokensReserved: 0 } });
+            await tx.agentRun.updateMany({
+              where: { id: run.id, tokensReserved: { lt: 0 } },
+              data: { tokensReserved: 0 },
+            });
           if (spent) await tx.map.updateMany({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
         });
         for (const wake of this.#waiters.get(run.mapId) ?? []) wake();

@@ -56,7 +56,7 @@ describe.each(providers)('a divergent document’s citations, on %s', { timeout:
       expect(session.drewOn).toEqual(['L1.T1', 'L1.T2']);
       const final = await call(client, NODE, { id: session.finalNodeId! });
       expect(final.conclusion).toBe(
-        '# 结论\n开在车站附近 [L4.T1]。\n\n## 来源\n\n- [L1.T1] 客流\n- [L1.T2] 租金\n\n文中引用了这些编号，但没有对应的已完成任务: L4.T1',
+        '# 结论\n开在车站附近 [L4.T1]。\n\n## 来源\n\n- [L1.T1] 客流\n- [L1.T2] 租金\n\n文中引用了这些编号，但没有对应的已完成任务：L4.T1',
       );
     } finally {
       await server.close();

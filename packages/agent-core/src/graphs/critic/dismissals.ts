@@ -11,9 +11,7 @@ const normalized = (text: string) => text.toLowerCase().replace(/[\p{P}\p{S}\s]+
 function sameChange(a: SuggestedChange, b: SuggestedChange): boolean {
   switch (a.command) {
     case CriticCommand.ADD_SUB_QUESTION:
-      return (
-        b.command === a.command && b.parentId === a.parentId && normalized(b.question) === normalized(a.question)
-      );
+      return b.command === a.command && b.parentId === a.parentId && normalized(b.question) === normalized(a.question);
     case CriticCommand.EDIT_QUESTION:
       return b.command === a.command && b.nodeId === a.nodeId && normalized(b.question) === normalized(a.question);
     case CriticCommand.REDO_CONCLUSION:

@@ -63,7 +63,12 @@ describe('critic graph', () => {
   });
 
   it('should not post a finding the person dismissed while the nodes it concerns are unchanged', async () => {
-    const gap = criticFinding('GAP', ['n1'], 'No demand.', criticChange('ADD_SUB_QUESTION', 'n1', { question: 'Demand?' }));
+    const gap = criticFinding(
+      'GAP',
+      ['n1'],
+      'No demand.',
+      criticChange('ADD_SUB_QUESTION', 'n1', { question: 'Demand?' }),
+    );
     const model = new ScriptedModel({ critic: [{ summary: 'A gap.', findings: [gap] }] });
     const { map, root, critic, graph } = await setUp(model);
     const change = { command: 'ADD_SUB_QUESTION' as const, parentId: root.id, question: 'demand', goal: '' };

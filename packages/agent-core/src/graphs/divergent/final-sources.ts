@@ -9,12 +9,12 @@ const TEXT = {
   en: {
     heading: 'Sources',
     none: 'No task of this session finished; nothing was drawn on.',
-    unknown: 'Cited, but no finished task has this key',
+    unknown: 'Cited, but no finished task has this key: ',
   },
   zh: {
     heading: '来源',
     none: '本次探索没有完成的任务，没有可依据的结果。',
-    unknown: '文中引用了这些编号，但没有对应的已完成任务',
+    unknown: '文中引用了这些编号，但没有对应的已完成任务：',
   },
 } as const;
 
@@ -59,6 +59,6 @@ export function finalSources(language: Language, text: string, results: readonly
     return [`- [${r.key}] ${r.name}`, ...sources.map(sourceLine)];
   });
   if (lines.length === 0) lines.push(t.none);
-  if (unknown.length) lines.push('', `${t.unknown}: ${unknown.join(', ')}`);
+  if (unknown.length) lines.push('', `${t.unknown}${unknown.join(', ')}`);
   return { drewOn: drawnOn.map((r) => r.key), unknown, section: `## ${t.heading}\n\n${lines.join('\n')}` };
 }
