@@ -195,6 +195,44 @@ describe.each(providers)('critic on request on %s', (provider) => {
     expect((await call(client, NODE, { id: rent.id })).staleReason).toBeNull();
   });
 
+  it('should not post again what the person dismissed until what it concerns changed, and tell the critic', async () => {
+    const mapId = await createMap(client, 'Open a bakery?');
+    await call(client, UPDATE_MAP, { input: { id: mapId, autoRun: false } });
+    const root = await createNode(client, mapId, 'Open a bakery?');
+    const rent = await createNode(client, mapId, 'Rent?', root.id);
+    await createNode(client, mapId, 'Lease cost?', root.id);
+    const first = await reviewed(mapId);
+    const byCommand = (suggestions: typeof first.suggestions) =>
+      Object.fromEntries(suggestions.map((s) => [s.change.command, s]));
+    const { ADD_SUB_QUESTION: demand, EDIT_QUESTION: overlap } = byCommand(first.suggestions);
+    await call(client, DISMISS_SUGGESTION, { suggestionId: demand!.id });
+    await call(client, DISMISS_SUGGESTION, { suggestionId: overlap!.id });
+    const dismissedHeading =
+      'Findings the person dismissed (nothing they concern changed since; do not report them again):';
+    expect(prompts.at(-1)).not.toContain(dismissedHeading);
+
+    // The same findings come back from the model: the dismissed ones are not posted again, and the prompt lists them.
+    const second = await reviewed(mapId);
+    expect(Object.keys(byCommand(second.suggestions)).sort()).toEqual(['ADD_DEPENDENCY']);
+    const [, listed] = prompts.at(-1)!.split(dismissedHeading);
+    expect(listed).toContain(
+      '- [GAP] n1: Nobody asks whether anyone will buy. (ADD_SUB_QUESTION n1 "Is there demand?")',
+    );
+    expect(listed).toContain(
+      '- [OVERLAP] n2, n3: Rent and lease cost ask the same. (EDIT_QUESTION n3 "Equipment cost?")',
+    );
+
+    // The root question changed since: the gap under it may be found again, and is no longer listed as dismissed.
+    await call(client, UPDATE_NODE, { input: { id: root.id, expectedVersion: 1, question: 'Open a bakery in town?' } });
+    const third = await reviewed(mapId);
+    expect(Object.keys(byCommand(third.suggestions)).sort()).toEqual(['ADD_DEPENDENCY', 'ADD_SUB_QUESTION']);
+    expect(byCommand(third.suggestions).ADD_SUB_QUESTION).toMatchObject({ status: 'OPEN', nodeIds: [root.id] });
+    const [, stillListed] = prompts.at(-1)!.split(dismissedHeading);
+    expect(stillListed).not.toContain('Nobody asks');
+    expect(stillListed).toContain('Rent and lease cost ask the same.');
+    expect((await call(client, NODE, { id: rent.id })).question).toBe('Rent?');
+  });
+
   it('should review a subtree of a Chinese map in Chinese, redo a conclusion and edit a question', async () => {
     const mapId = await createMap(client, '要不要开一家面包店？');
     await call(client, UPDATE_MAP, { input: { id: mapId, autoRun: false } });

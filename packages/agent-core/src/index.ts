@@ -148,7 +148,13 @@ export type {
   ConsultationStreamPort,
   NotesPort,
 } from './ports/consultation-store-port.ts';
-export type { CriticScope, CriticStorePort, ScopedNode, SuggestionInput } from './ports/critic-store-port.ts';
+export type {
+  CriticScope,
+  CriticStorePort,
+  DismissedFinding,
+  ScopedNode,
+  SuggestionInput,
+} from './ports/critic-store-port.ts';
 export type { DivergentProgress, ScoredDimension } from './ports/divergent-progress.ts';
 // Ports
 export type {

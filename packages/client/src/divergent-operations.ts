@@ -31,6 +31,7 @@ export const DIVERGENT_SESSION_FIELDS = graphql(`
     outcome
     finalNodeId
     note
+    drewOn
     levels {
       level
       plannedFromNodeId

@@ -2,6 +2,7 @@ import type {
   AgentQuestion,
   AgentRun,
   ContextItem,
+  CriticSuggestion,
   Dependency,
   Map as MapRow,
   Message,
@@ -61,6 +62,8 @@ export interface AgentReads {
   firstMessageAt(nodeId: string, kind: ConversationKind): Promise<Date | null>;
   /** A question; null when there is none. */
   question(questionId: string): Promise<AgentQuestion | null>;
+  /** The newest `limit` critic suggestions of a map the person dismissed, newest first. */
+  dismissedSuggestions(mapId: string, limit: number): Promise<CriticSuggestion[]>;
   /** The runs waiting for their node's dependencies, on one map or on all, oldest first. */
   waitingRuns(mapId?: string): Promise<AgentRun[]>;
 }
@@ -135,6 +138,12 @@ export function createAgentReads(read: ReadDb): AgentReads {
       return first?.createdAt ?? null;
     },
     question: (questionId) => read.agentQuestion.findUnique({ where: { id: questionId } }),
+    dismissedSuggestions: (mapId, limit) =>
+      read.criticSuggestion.findMany({
+        where: { mapId, status: 'DISMISSED' },
+        orderBy: [{ resolvedAt: 'desc' }, { id: 'desc' }],
+        take: limit,
+      }),
     waitingRuns: (mapId) =>
       read.agentRun.findMany({
         where: { status: 'WAITING_FOR_DEPENDENCIES', ...(mapId ? { mapId } : {}) },

@@ -70,5 +70,7 @@ export const DIVERGENT_EVENT_PAYLOADS = {
     level: z.number().int(),
     finalNodeId: z.string().nullable(),
     note: z.string(),
+    /** Keys of the finished tasks the final output drew on (its Sources section lists them). */
+    drewOn: z.array(z.string()),
   }),
 };

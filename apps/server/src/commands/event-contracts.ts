@@ -155,7 +155,8 @@ export const EVENT_CONTRACTS = {
   DivergentTaskStarted: contract(1, DIVERGENT.DivergentTaskStarted),
   DivergentTaskFinished: contract(1, DIVERGENT.DivergentTaskFinished),
   CompletionScored: contract(1, DIVERGENT.CompletionScored),
-  DivergentFinished: contract(1, DIVERGENT.DivergentFinished),
+  // Version 1 came before the final output's sources were checked: what it drew on was not recorded.
+  DivergentFinished: contract(2, DIVERGENT.DivergentFinished, { 1: (payload) => ({ ...payload, drewOn: [] }) }),
   DivergentSteered: contract(1, DIVERGENT.DivergentSteered),
   /** Something of a consultation changed; `change` says what, `targetId` which message or record, `text` a line. */
   ConsultationChanged: contract(

@@ -2,6 +2,7 @@ import {
   AgentError,
   CriticCommand,
   type CriticScope,
+  type DismissedFinding,
   type SuggestedChange,
   SuggestedChangeSchema,
   type SuggestionInput,
@@ -21,8 +22,28 @@ import { markStale } from '../maps/stale-conclusions.ts';
 
 /** Each concerned node's version when the critic read it (the `nodeVersions` JSON column). */
 const NODE_VERSIONS = z.record(z.string(), z.number().int());
+/** The ids of the nodes a suggestion concerns (the `nodeIds` JSON column). */
+const NODE_IDS = z.array(z.string());
+/** The most dismissed suggestions a review is told about: the newest. */
+const DISMISSALS_READ = 50;
 
-/** Reads the map and the subtree under `nodeId` (the whole tree when null) in tree order, with versions. */
+/** The map's dismissed suggestions as the critic reads them, newest first; a row that does not parse is left out. */
+async function readDismissed(reads: AgentReads, mapId: string): Promise<DismissedFinding[]> {
+  const rows = await reads.dismissedSuggestions(mapId, DISMISSALS_READ);
+  return rows.flatMap((row) => {
+    const nodeIds = NODE_IDS.safeParse(row.nodeIds);
+    const nodeVersions = NODE_VERSIONS.safeParse(row.nodeVersions);
+    const change = SuggestedChangeSchema.safeParse(row.change);
+    if (!nodeIds.success || !nodeVersions.success || !change.success) return [];
+    const finding = { kind: row.kind, explanation: row.explanation };
+    return [{ ...finding, nodeIds: nodeIds.data, nodeVersions: nodeVersions.data, change: change.data }];
+  });
+}
+
+/**
+ * Reads the map and the subtree under `nodeId` (the whole tree when null) in tree order, with versions, and the
+ * suggestions the person dismissed on the map.
+ */
 export async function readCriticScope(reads: AgentReads, mapId: string, nodeId: string | null): Promise<CriticScope> {
   const map = await reads.map(mapId);
   if (!map) throw new AgentError('NODE_NOT_FOUND', `map ${mapId} not found`);
@@ -35,7 +56,7 @@ export async function readCriticScope(reads: AgentReads, mapId: string, nodeId: 
     .map((n) => ({ ...toNodeRecord(n), version: n.version }));
   const edges = await reads.dependencyEdgesOf(mapId);
   const dependencies = edges.filter((d) => inScope.has(d.nodeId) && inScope.has(d.dependsOnId));
-  return { map: toMapRecord(map), rootId: nodeId, nodes, dependencies };
+  return { map: toMapRecord(map), rootId: nodeId, nodes, dependencies, dismissed: await readDismissed(reads, mapId) };
 }
 
 /** Stores a critic run's suggestions in one change on its map (`SuggestionPosted` each); returns their ids. */

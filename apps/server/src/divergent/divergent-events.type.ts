@@ -81,6 +81,10 @@ export function divergentEventMembers(sequenced: typeof import('../events/events
       level: t.int({ resolve: (e) => e.payload.level }),
       outcome: t.field({ type: DivergentOutcomeEnum, resolve: (e) => e.payload.outcome }),
       note: t.string({ resolve: (e) => e.payload.note }),
+      drewOn: t.stringList({
+        description: 'Keys of the finished tasks the final output drew on (its Sources section lists them).',
+        resolve: (e) => e.payload.drewOn,
+      }),
     }),
   });
 

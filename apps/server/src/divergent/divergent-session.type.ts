@@ -177,6 +177,13 @@ const DivergentSessionRef = builder.objectRef<Session>('DivergentSession').imple
       description: 'How the session ended, in the map’s language.',
       resolve: (s) => s.finished?.note ?? null,
     }),
+    drewOn: t.stringList({
+      description:
+        'Keys of the finished tasks the final output drew on: those its text cites (checked against the ' +
+        'session’s finished tasks), or all it was written from when it cites none. Its Sources section lists ' +
+        'them with their web pages and library documents. Empty until a final output is written.',
+      resolve: (s) => s.finished?.drewOn ?? [],
+    }),
   }),
 });
 

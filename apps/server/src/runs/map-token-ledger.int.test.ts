@@ -47,6 +47,29 @@ describe.each(providers)("a map's token ledger on %s", (provider) => {
     expect(row).toMatchObject({ promptTokens: 8 * 15 * 100, completionTokens: 8 * 15 * 20, tokensReserved: 0 });
   });
 
+  it("should admit a run's parallel calls, from two instances, only while the budget covers what they may spend", async () => {
+    // Each call may spend its prompt (100) and an answer of up to 200: the budget holds three at once.
+    const run = await runOnMap(1_000);
+    const rules = { maxAnswerTokens: 200, minAnswerTokens: 64 };
+    const instances = [0, 1].map(() => new MapTokenLedgers(db, { rules, waitMs: 0 }).forRun(run, 'en'));
+    const attempts = await Promise.allSettled(Array.from({ length: 4 }, (_, i) => instances[i % 2]!.reserve(100)));
+    const granted = attempts.flatMap((a) => (a.status === 'fulfilled' ? [a.value] : []));
+    const refused = attempts.flatMap((a) => (a.status === 'rejected' ? [a.reason] : []));
+    expect(granted.map((r) => r.maxTokens)).toEqual([200, 200, 200]);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ code: 'BUDGET_EXHAUSTED' });
+    expect(String(refused[0])).toMatch(/0 of 1,000 tokens spent, 900 more held by model calls in progress/);
+    const held = async () => (await db.read.agentRun.findUniqueOrThrow({ where: { id: run.id } })).tokensReserved;
+    expect(await held()).toBe(900);
+
+    // Each settles what it really spent and gives back what it held; a call made now sees what is left.
+    for (const reservation of granted) await reservation.settle({ promptTokens: 100, completionTokens: 150 });
+    expect(await held()).toBe(0);
+    const map = await db.read.map.findUniqueOrThrow({ where: { id: run.mapId } });
+    expect(map.tokensUsed).toBe(750);
+    await expect(instances[0]!.reserve(100)).resolves.toMatchObject({ maxTokens: 150 });
+  });
+
   it('should mark the run estimated once a settled call was counted locally, and keep it so', async () => {
     const run = await runOnMap(10_000);
     const ledger = new MapTokenLedgers(db).forRun(run, 'en');

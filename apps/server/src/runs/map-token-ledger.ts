@@ -31,12 +31,14 @@ type Attempt =
 /**
  * The token budgets of maps, shared by every run on a map at once, kept in the database so that several
  * server instances share them too. A model call reserves, under the map's row lock, its prompt's estimate and
- * its answer's cap on its run (`AgentRun.tokensReserved`) when the map's budget, less what was spent and what
- * the other RUNNING runs hold, allows it (`grantFor`); it settles after with its real usage, which goes to the
- * map's `tokensUsed` and the run's tokens at once. A call refused while others hold tokens waits for them to
- * settle (woken by settles in this process, else looking again every second), then is refused with
- * `BUDGET_EXHAUSTED` if the budget still cannot hold it. A run that died holds nothing: only RUNNING runs
- * count, and a run's next reservation replaces what it held.
+ * its answer's cap, added to its run's `AgentRun.tokensReserved`, when the map's budget, less what was spent and
+ * what the RUNNING runs hold (this run's other calls in flight included: a divergent level's parallel tasks are
+ * calls of one run), allows it (`grantFor`); it settles after with its real usage, which goes to the map's
+ * `tokensUsed` and the run's tokens at once, and takes its reservation off its run. A call refused while
+ * others hold tokens waits for them to settle (woken by settles in this process, else looking again every
+ * second), then is refused with `BUDGET_EXHAUSTED` if the budget still cannot hold it. A run that died holds
+ * nothing: only RUNNING runs count, a run that pauses or ends holds nothing, and the instance that claims an
+ * abandoned run clears what its dead drive held (`recover-runs.ts`).
  *
  * The one write to a map's data beside `mutateMap`, on purpose. Its writes (a run's `tokensReserved`, a
  * run's `promptTokens`/`completionTokens`, the map's `tokensUsed`) are coordination between runs, like a
@@ -94,13 +96,13 @@ export class MapTokenLedgers {
       });
       if (!map || map.tokenBudget === null) return { kind: 'unlimited' };
       const held = await tx.agentRun.aggregate({
-        where: { mapId: run.mapId, status: 'RUNNING', id: { not: run.id } },
+        where: { mapId: run.mapId, OR: [{ status: 'RUNNING' }, { id: run.id }] },
         _sum: { tokensReserved: true },
       });
       const standing = { budget: map.tokenBudget, spent: map.tokensUsed, reserved: held._sum.tokensReserved ?? 0 };
       const grant = grantFor(standing, promptTokens, this.#rules);
       if (!grant.ok) return { kind: 'refused', standing };
-      await tx.agentRun.update({ where: { id: run.id }, data: { tokensReserved: grant.tokens } });
+      await tx.agentRun.update({ where: { id: run.id }, data: { tokensReserved: { increment: grant.tokens } } });
       return { kind: 'granted', maxTokens: grant.maxTokens, tokens: grant.tokens };
     });
   }
@@ -114,12 +116,18 @@ export class MapTokenLedgers {
           await tx.agentRun.updateMany({
             where: { id: run.id },
             data: {
-              ...(tokens ? { tokensReserved: 0 } : {}),
+              ...(tokens ? { tokensReserved: { decrement: tokens } } : {}),
               promptTokens: { increment: usage.promptTokens },
               completionTokens: { increment: usage.completionTokens },
               ...(usage.estimated ? { tokensEstimated: true } : {}),
             },
           });
+          // The run paused, ended or was claimed while the call was in flight: it held nothing any more.
+          if (tokens)
+            await tx.agentRun.updateMany({
+              where: { id: run.id, tokensReserved: { lt: 0 } },
+              data: { tokensReserved: 0 },
+            });
           if (spent) await tx.map.updateMany({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
         });
         for (const wake of this.#waiters.get(run.mapId) ?? []) wake();

@@ -26,11 +26,12 @@ export async function recoverRuns(
     if (engine.isActive(run.id)) continue;
     // Claim it: only the process whose update still sees the stale lease resumes the run. Like the lease's
     // heartbeat, this is coordination between processes, not a change to the map: no event, no map lock
-    // (commands on the map must not wait for it), but the single write path all the same.
+    // (commands on the map must not wait for it), but the single write path all the same. The dead drive's
+    // model calls will never settle: what they held of the map's budget is given back.
     const claimed = await db.write((tx) =>
       tx.agentRun.updateMany({
         where: { id: run.id, status: 'RUNNING', updatedAt: run.updatedAt },
-        data: { updatedAt: now, ownerInstance: instanceId, ownerBoot: bootId },
+        data: { updatedAt: now, ownerInstance: instanceId, ownerBoot: bootId, tokensReserved: 0 },
       }),
     );
     if (claimed.count === 0) continue;

@@ -85,7 +85,10 @@ describe.each(providers)('what each agent reads, through the API on %s', (provid
     return { mapId: map.id, rootId: root.id };
   }
 
-  it('should give the conclusion agent the conclude conversation, and intent recognition both', async () => {
+  /** The text under a prompt's `## heading`, up to the next heading. */
+  const sectionOf = (prompt: string, heading: string) => prompt.split(`## ${heading}\n`)[1]?.split('\n## ')[0] ?? '';
+
+  it('should give the conclusion agent both conversations, its own first and each labelled, and intent recognition both', async () => {
     const { mapId, rootId } = await rootTalkedAbout('Conclude me');
     for (let i = 1; i <= 11; i += 1)
       await call(client, POST_MESSAGE, { input: { nodeId: rootId, conversation: 'CONCLUDE', content: `note ${i}` } });
@@ -95,16 +98,23 @@ describe.each(providers)('what each agent reads, through the API on %s', (provid
     expect(intent).toContain('About splitting Conclude me');
     expect(intent).toContain('note 11');
     const [conclude] = promptsOf(model, 'conclusion_draft').filter((p) => p.includes('Conclude me'));
-    expect(conclude).not.toContain('About splitting Conclude me');
+    // What the person said in the decompose conversation reaches the conclusion, under its own heading.
+    expect(sectionOf(conclude!, 'Conversation about splitting this question')).toContain(
+      '[USER] About splitting Conclude me: by district.',
+    );
+    expect(conclude!.indexOf('## Conversation about its conclusion')).toBeLessThan(
+      conclude!.indexOf('## Conversation about splitting this question'),
+    );
     // The last 10 of its 12 messages, and the summary of the whole: counts by role and the time range.
-    expect(conclude).toContain('note 2\n');
-    expect(conclude).not.toContain('rent under 3k');
-    expect(conclude).toMatch(
-      /## Conversation about its conclusion\n12 messages \(12 from the person, 0 from the assistant, 0 from the system; \d{4}-\d\d-\d\d \d\d:\d\d – \d{4}-\d\d-\d\d \d\d:\d\d\); showing the last 10, 2 older ones omitted\./,
+    const own = sectionOf(conclude!, 'Conversation about its conclusion');
+    expect(own).toContain('note 2\n');
+    expect(own).not.toContain('rent under 3k');
+    expect(own).toMatch(
+      /^12 messages \(12 from the person, 0 from the assistant, 0 from the system; \d{4}-\d\d-\d\d \d\d:\d\d – \d{4}-\d\d-\d\d \d\d:\d\d\); showing the last 10, 2 older ones omitted\./,
     );
   });
 
-  it('should give decomposition the decompose conversation only', async () => {
+  it('should give decomposition both conversations, its own first and each labelled', async () => {
     const { mapId, rootId } = await rootTalkedAbout('Split me');
     await call(client, PROCESS_NODE, { nodeId: rootId });
     await waitForQuestion(client, mapId, { kind: 'review-decomposition', nodeId: rootId });
@@ -113,8 +123,15 @@ describe.each(providers)('what each agent reads, through the API on %s', (provid
     );
     expect(prompts).toHaveLength(2);
     for (const prompt of prompts) {
-      expect(prompt).toContain('About splitting Split me: by district.');
-      expect(prompt).not.toContain('About concluding Split me');
+      expect(sectionOf(prompt, 'Conversation about splitting this question')).toContain(
+        '[USER] About splitting Split me: by district.',
+      );
+      expect(sectionOf(prompt, 'Conversation about its conclusion')).toContain(
+        '[USER] About concluding Split me: rent under 3k.',
+      );
+      expect(prompt.indexOf('## Conversation about splitting this question')).toBeLessThan(
+        prompt.indexOf('## Conversation about its conclusion'),
+      );
     }
   });
 

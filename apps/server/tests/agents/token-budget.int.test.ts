@@ -1,8 +1,17 @@
-import { CREATE_MAP, CREATE_NODE, PROCESS_NODE, RUNS, UPDATE_MAP } from '@thinkingmap/client';
-import { logicProviders } from '@thinkingmap/db/testing';
+import {
+  CREATE_MAP,
+  CREATE_NODE,
+  PROCESS_NODE,
+  REPLY_TO_AGENT,
+  RUNS,
+  START_DIVERGENT,
+  UPDATE_MAP,
+} from '@thinkingmap/client';
+import { logicProviders, testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../helpers/agent-driver.ts';
+import { divergentModel, readSession, rootOf, task, waitForSessionStatus } from '../divergent/divergent-helpers.ts';
+import { eventually, waitForQuestion } from '../helpers/agent-driver.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { call, startTestServer, type TestServer } from '../helpers/test-server.ts';
 
@@ -68,5 +77,48 @@ describe.each(providers)("a map's token budget shared by runs at once on %s", (p
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]!.error).toMatch(/of 2,600 tokens spent.*so it was not made/);
     expect(runs.some((r) => r.status === 'WAITING')).toBe(true);
+  });
+});
+
+/** A task whose prompt takes about a thousand tokens: the room left below holds one such call, not two. */
+const bulky = (name: string) => ({
+  ...task(name),
+  query: Array.from({ length: 1000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 37) % 20_000))).join(''),
+});
+
+describe.each(await testProviders())("a divergent level's parallel tasks on a tight budget, on %s", (provider) => {
+  it('should admit only the task calls the budget covers, fail the others with its reason and never overspend', async () => {
+    const model = await divergentModel({ plans: [[bulky('market'), bulky('rent')]], scores: [] });
+    const server = await startTestServer(provider, { model: model.model, runSettings: { budgetWaitMs: 10_000 } });
+    try {
+      const { client } = server.connect(server.alice.token);
+      const { mapId, rootId } = await rootOf(client, 'Where should the second café open?');
+      await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: 10_000_000 } });
+      const run = await call(client, START_DIVERGENT, { input: { nodeId: rootId, reviewEachLevel: true } });
+      const review = await waitForQuestion(client, mapId, { kind: 'review-divergent-tasks' });
+      // Room for one task's prompt and answer, not for two.
+      const { tokensUsed } = await call(client, UPDATE_MAP, { input: { id: mapId } });
+      const budget = tokensUsed + 3_000;
+      await call(client, UPDATE_MAP, { input: { id: mapId, tokenBudget: budget } });
+      await call(client, REPLY_TO_AGENT, { input: { requestId: review.requestId, accept: true } });
+      await waitForSessionStatus(client, run.id, 'COMPLETED');
+
+      const session = await readSession(client, run.id);
+      const tasks = session.levels[0]!.tasks;
+      expect(tasks.map((t) => t.status).sort()).toEqual(['DONE', 'FAILED']);
+      expect(tasks.find((t) => t.status === 'FAILED')!.reason).toMatch(
+        /^The map's token budget is used up: [\d,]+ of [\d,]+ tokens spent\. .*so it was not made/,
+      );
+      // One task's call was made; the other was never sent to the endpoint.
+      expect([...model.taskCalls.values()]).toEqual([1]);
+      const spent = (await call(client, UPDATE_MAP, { input: { id: mapId } })).tokensUsed;
+      expect(spent).toBeLessThanOrEqual(budget);
+      const runs = await server.db.read.agentRun.findMany({ where: { mapId } });
+      expect(runs.reduce((sum, r) => sum + r.promptTokens + r.completionTokens, 0)).toBe(spent);
+      expect(runs.map((r) => r.tokensReserved)).toEqual(runs.map(() => 0));
+    } finally {
+      await server.close();
+      await model.server.close();
+    }
   });
 });

@@ -66,7 +66,7 @@ describe.each(providers)(
         const nodes = await server.db.read.node.findMany({ where: { mapId } });
         const final = nodes.find((n) => n.id === session.finalNodeId);
         expect(final).toMatchObject({ divergentRole: 'FINAL', status: 'COMPLETED' });
-        expect(final!.conclusion).toBe('# Final document\nSee [L1.T1].');
+        expect(final!.conclusion).toBe('# Final document\nSee [L1.T1].\n\n## 来源\n\n- [L1.T1] 市场');
         // Written from the finished level: its summary and result; no summary of the level the budget cut.
         const finalPrompt = model.prompts().find((p) => p.includes('result of 市场') && p.includes('最终输出'));
         expect(finalPrompt).toBeDefined();

@@ -24,12 +24,15 @@ export function divergentModel(options: {
   task?: (name: string, call: number) => object | undefined;
   /** How long a task may stay silent (a held task: longer than the default 2 s). */
   timeoutMs?: number;
+  /** The final document the model writes (default: one citing L1.T1). */
+  final?: string;
 }) {
   let summaries = 0;
   const taskCalls = new Map<string, number>();
   const text: SchemaAnswer = (prompt) => {
     if (/summary agent|总结 Agent/.test(prompt)) return { content: `summary ${summaries++}`, chunkSize: 8 };
-    if (/final output of a divergent|最终输出/.test(prompt)) return { content: '# Final document\nSee [L1.T1].' };
+    if (/final output of a divergent|最终输出/.test(prompt))
+      return { content: options.final ?? '# Final document\nSee [L1.T1].' };
     const name = /(?:Task|任务): (.+)/.exec(prompt)?.[1] ?? '?';
     const n = (taskCalls.get(name) ?? 0) + 1;
     taskCalls.set(name, n);

@@ -86,5 +86,12 @@ describe('divergent webSearch through an operator-configured HTTP search API', {
       { title: 'Café rents 2026', uri: 'https://example.org/rents' },
       { title: 'Footfall study', uri: 'https://example.org/footfall' },
     ]);
+
+    // The final output ends with the sources of the task it drew on, written by the code: the hits' pages.
+    const final = await server.db.read.node.findUniqueOrThrow({ where: { id: session.finalNodeId! } });
+    expect(final.conclusion).toMatch(
+      /\n\n## Sources\n\n- \[L1\.T1\] rents\n {2}- \[Café rents 2026\]\(https:\/\/example\.org\/rents\)\n {2}- \[Footfall study\]\(https:\/\/example\.org\/footfall\)$/,
+    );
+    expect(session.drewOn).toEqual(['L1.T1']);
   });
 });

@@ -65,8 +65,10 @@ describe.each(providers)('divergent exploration through the API on %s', { timeou
       expect(final).toMatchObject({
         divergentRole: 'FINAL',
         status: 'COMPLETED',
-        conclusion: '# Final document\nSee [L1.T1].',
+        // The model's document, then the sources the code wrote from the task it cites.
+        conclusion: '# Final document\nSee [L1.T1].\n\n## Sources\n\n- [L1.T1] market',
       });
+      expect(session.drewOn).toEqual(['L1.T1']);
       const market = nodes.find((n) => n.question === 'market')!;
       expect(market).toMatchObject({ divergentRole: 'TASK', divergentLevel: 1, parentId: summaries[0]!.id });
       const converged = await server.db.read.dependency.findMany({ where: { nodeId: summaries[1]!.id } });

@@ -128,6 +128,9 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     await final.getByRole('heading', { name: 'Should I open the café?' }).waitFor();
     await final.locator('pre code.hljs .hljs-built_in, pre code.hljs .hljs-number').first().waitFor();
     expect(await final.getByTestId('code-language').textContent()).toBe('Code: python');
+    // It ends with the sources the server wrote from the tasks it cites, and says which tasks it drew on.
+    await final.getByRole('heading', { name: 'Sources' }).waitFor();
+    expect((await final.getByTestId('final-drew-on').textContent())?.trim()).toBe('Drew on the tasks L1.T1');
     await expect.poll(() => page.getByTestId('divergent-status').textContent()).toContain('Finished');
 
     // The code task's result is highlighted code with its language.
@@ -214,6 +217,8 @@ describe.skipIf(!run)('divergent exploration in the web workspace', () => {
     const final = phone.getByTestId('divergent-final');
     await final.waitFor({ timeout: 40_000 });
     await final.getByRole('heading', { name: '是否开咖啡馆' }).waitFor();
+    await final.getByRole('heading', { name: '来源' }).waitFor();
+    expect((await final.getByTestId('final-drew-on').textContent())?.trim()).toBe('依据的任务：L1.T1');
     const failed = phone.getByTestId('divergent-task').filter({ hasText: FAILING_TASK.zh });
     expect(await failed.getAttribute('data-status')).toBe('FAILED');
     expect(await failed.getByTestId('task-reason').textContent()).toContain('失败原因：');

@@ -12,9 +12,8 @@ export interface ViewOptions {
 }
 
 /**
- * One agent's view of a node's context: only the `conversations` it reads (decomposition DECOMPOSE,
- * conclusion CONCLUDE, intent recognition both), bounded as a whole by `CONTEXT_LIMITS`. Counts in each
- * conversation's summary stay those of the whole conversation.
+ * One agent's view of a node's context: the `conversations` it reads, in that order (its own first), bounded
+ * as a whole by `CONTEXT_LIMITS`. Counts in each conversation's summary stay those of the whole conversation.
  */
 export function contextView(
   context: NodeContext,
@@ -24,8 +23,8 @@ export function contextView(
   const known = new Set(options.knownPassages ?? []);
   return boundContext({
     ...context,
-    conversations: context.conversations
-      .filter((c) => conversations.includes(c.summary.kind))
+    conversations: conversations
+      .flatMap((kind) => context.conversations.filter((c) => c.summary.kind === kind))
       .map((c) => ({
         ...c,
         messages: known.size ? c.messages.filter((m) => m.kind !== 'RAG' || !known.has(m.content)) : c.messages,

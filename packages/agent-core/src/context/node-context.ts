@@ -38,8 +38,8 @@ export interface ConversationContext {
  * Exactly what the design says an agent sees about a node, bounded by `CONTEXT_LIMITS`: the map's problem,
  * the node, its parent's question/goal/constraints, its dependency siblings' and children's
  * question/goal/conclusion, the last messages of the node's conversations with a summary of each, and the
- * person's context. Which conversations an agent reads is its own (see `contextView`): decomposition reads
- * DECOMPOSE, conclusion CONCLUDE, intent recognition both. Plain data (no `Date`), kept in checkpoints.
+ * person's context. Every agent reads both conversations, its own first (see `contextView`). Plain data (no
+ * `Date`), kept in checkpoints.
  */
 export interface NodeContext {
   language: Language;

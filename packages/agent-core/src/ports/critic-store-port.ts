@@ -8,6 +8,15 @@ export interface ScopedNode extends NodeRecord {
   version: number;
 }
 
+/** A suggestion the person dismissed: what it found, the change it proposed and the node versions it was based on. */
+export interface DismissedFinding {
+  kind: SuggestionKind;
+  nodeIds: string[];
+  nodeVersions: Record<string, number>;
+  explanation: string;
+  change: SuggestedChange;
+}
+
 /** What a review looks at: the map, and the subtree under `rootId` (the whole tree when null) in tree order. */
 export interface CriticScope {
   map: MapRecord;
@@ -15,6 +24,8 @@ export interface CriticScope {
   nodes: ScopedNode[];
   /** Dependency edges among those nodes. */
   dependencies: DependencyRecord[];
+  /** The map's dismissed suggestions, newest first (see `standingDismissals` for those that still hold). */
+  dismissed: DismissedFinding[];
 }
 
 /** One suggestion to post: a finding with the nodes it concerns (by id, with their versions) and its change. */

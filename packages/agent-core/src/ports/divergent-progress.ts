@@ -55,5 +55,6 @@ export type DivergentProgress =
     }
   | {
       type: 'DivergentFinished';
-      payload: { outcome: DivergentOutcome; level: number; finalNodeId: string | null; note: string };
+      /** `drewOn`: keys of the finished tasks the final output drew on (see `finalSources`). */
+      payload: { outcome: DivergentOutcome; level: number; finalNodeId: string | null; note: string; drewOn: string[] };
     };

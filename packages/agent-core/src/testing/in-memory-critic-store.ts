@@ -1,11 +1,13 @@
 import { subtreeIds, treeOrder } from '@thinkingmap/map-graph';
 import { AgentError } from '../errors/agent-error.ts';
-import type { CriticScope, CriticStorePort, SuggestionInput } from '../ports/critic-store-port.ts';
+import type { CriticScope, CriticStorePort, DismissedFinding, SuggestionInput } from '../ports/critic-store-port.ts';
 import type { Idempotent } from '../ports/store-port.ts';
 import type { InMemoryStore } from './in-memory-store.ts';
 
 /** A {@link CriticStorePort} over an {@link InMemoryStore}, for graph tests: every node is at version 1. */
 export class InMemoryCriticStore implements CriticStorePort {
+  /** Suggestions the person dismissed, newest first: what `readScope` gives the critic. */
+  readonly dismissed: DismissedFinding[] = [];
   /** Suggestions posted, in order, with their run. */
   readonly posted: (SuggestionInput & { runId: string; id: string })[] = [];
   private readonly keys = new Map<string, string[]>();
@@ -21,7 +23,8 @@ export class InMemoryCriticStore implements CriticStorePort {
       .map((p) => p.node)
       .filter((n) => inScope.has(n.id));
     const dependencies = this.store.dependencies.filter((d) => inScope.has(d.nodeId) && inScope.has(d.dependsOnId));
-    return { map, rootId: nodeId, nodes: ordered.map((n) => ({ ...n, version: 1 })), dependencies };
+    const nodes = ordered.map((n) => ({ ...n, version: 1 }));
+    return { map, rootId: nodeId, nodes, dependencies, dismissed: [...this.dismissed] };
   }
 
   async postSuggestions(runId: string, suggestions: SuggestionInput[], options: Idempotent = {}): Promise<string[]> {

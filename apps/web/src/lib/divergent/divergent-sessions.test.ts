@@ -22,6 +22,7 @@ function aSession(overrides: Partial<DivergentSessionData> = {}): DivergentSessi
     outcome: null,
     finalNodeId: null,
     note: null,
+    drewOn: [],
     levels: [
       {
         level: 1,

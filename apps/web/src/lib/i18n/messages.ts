@@ -886,6 +886,7 @@ export const MESSAGES = {
   'divergent.historyLevel': { en: 'Level {level}', zh: '第 {level} 层' },
   'divergent.final': { en: 'Final output', zh: '最终输出' },
   'divergent.openFinal': { en: 'Open the final output', zh: '打开最终输出' },
+  'divergent.drewOn': { en: 'Drew on the tasks {keys}', zh: '依据的任务：{keys}' },
   'divergent.readFinal': { en: 'Read it all', zh: '阅读全文' },
   'divergent.downloadFinal': { en: 'Download as Markdown', zh: '下载为 Markdown' },
   'divergent.outcome.FINISHED': { en: 'Finished', zh: '已完成' },

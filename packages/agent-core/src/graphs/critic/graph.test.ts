@@ -62,6 +62,23 @@ describe('critic graph', () => {
     ]);
   });
 
+  it('should not post a finding the person dismissed while the nodes it concerns are unchanged', async () => {
+    const gap = criticFinding(
+      'GAP',
+      ['n1'],
+      'No demand.',
+      criticChange('ADD_SUB_QUESTION', 'n1', { question: 'Demand?' }),
+    );
+    const model = new ScriptedModel({ critic: [{ summary: 'A gap.', findings: [gap] }] });
+    const { map, root, critic, graph } = await setUp(model);
+    const change = { command: 'ADD_SUB_QUESTION' as const, parentId: root.id, question: 'demand', goal: '' };
+    const dismissal = { kind: 'GAP' as const, nodeIds: [root.id], explanation: 'No demand.', change };
+    critic.dismissed.push({ ...dismissal, nodeVersions: { [root.id]: 1 } });
+    const out = await graph.invoke({ mapId: map.id }, { configurable: { thread_id: 'c-3' } });
+    expect(out).toMatchObject({ suggestionIds: [], repeated: 1, dropped: 0 });
+    expect(critic.posted).toEqual([]);
+  });
+
   it('should review only the subtree under a node, and post nothing when the offline model finds nothing', async () => {
     const { map, rent, critic, events, graph } = await setUp(new OfflineModel());
     const out = await graph.invoke({ mapId: map.id, scopeNodeId: rent.id }, { configurable: { thread_id: 'c-2' } });

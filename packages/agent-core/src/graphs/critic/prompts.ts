@@ -2,6 +2,8 @@ import type { Language } from '../../domain/enums.ts';
 import type { CriticScope } from '../../ports/critic-store-port.ts';
 import type { ChatMessage } from '../../ports/model-port.ts';
 import type { Bilingual } from '../../prompts/prompt-text.ts';
+import { standingDismissals } from './dismissals.ts';
+import type { SuggestedChange } from './schemas.ts';
 
 /** System prompt of the critic. */
 export const CRITIC_SYSTEM: Bilingual = {
@@ -12,7 +14,7 @@ export const CRITIC_SYSTEM: Bilingual = {
 - UNSUPPORTED: a conclusion claims what nothing under or around it supports.
 For each finding give the keys of the nodes it concerns (n1, n2, …), an explanation, and one concrete change as one command:
 ADD_SUB_QUESTION (node = the parent, question, goal), EDIT_QUESTION (node, question, goal or null), REDO_CONCLUSION (node = a concluded node), ADD_DEPENDENCY (node depends on dependsOn, both siblings).
-Unused fields are null. If the map holds up, return no findings.`,
+Unused fields are null. Do not report again a finding the person dismissed (listed after the map, if any). If the map holds up, return no findings.`,
   zh: `你是 ThinkingMap 的审阅者（critic）。审阅下面的思维导图（一棵问题树，部分问题已有结论），只报告真实存在的问题，最多 10 条：
 - GAP：问题需要的内容没有任何子问题涉及；
 - OVERLAP：两个子问题问的是同一件事；
@@ -20,7 +22,7 @@ Unused fields are null. If the map holds up, return no findings.`,
 - UNSUPPORTED：结论的说法没有下层或周围内容支持。
 每条发现给出相关节点的 key（n1、n2……）、说明，以及一个具体修改，用一个命令表示：
 ADD_SUB_QUESTION（node = 父节点，question，goal）、EDIT_QUESTION（node，question，goal 或 null）、REDO_CONCLUSION（node = 已有结论的节点）、ADD_DEPENDENCY（node 依赖 dependsOn，二者为同级）。
-不用的字段为 null。导图没有问题时不返回发现。用中文回答。`,
+不用的字段为 null。用户已驳回的发现（如有，列在导图之后）不要再报告。导图没有问题时不返回发现。用中文回答。`,
 };
 
 /** The key the prompt gives the node at `index` of the scope (n1, n2, …); the model names nodes by it. */
@@ -53,10 +55,44 @@ export function describeScope(language: Language, scope: CriticScope): string {
   return `${head}${goal}\n\n${zh ? '思维导图' : 'Thinking map'}:\n${lines.join('\n')}${deps}`;
 }
 
-/** The critic's messages for a scope. */
+/** A proposed change in one line, naming nodes by their keys. */
+function describeChange(change: SuggestedChange, key: (id: string) => string): string {
+  switch (change.command) {
+    case 'ADD_SUB_QUESTION':
+      return `${change.command} ${key(change.parentId)} "${change.question}"`;
+    case 'EDIT_QUESTION':
+      return `${change.command} ${key(change.nodeId)} "${change.question}"`;
+    case 'REDO_CONCLUSION':
+      return `${change.command} ${key(change.nodeId)}`;
+    case 'ADD_DEPENDENCY':
+      return `${change.command} ${key(change.nodeId)} → ${key(change.dependsOnId)}`;
+  }
+}
+
+/**
+ * The findings the person dismissed that still stand (nothing they concern changed since), one per line with
+ * the nodes' keys, so the critic knows what not to report again; empty when there are none.
+ */
+export function describeDismissals(language: Language, scope: CriticScope): string {
+  const dismissed = standingDismissals(scope);
+  if (dismissed.length === 0) return '';
+  const keys = new Map(scope.nodes.map((n, i) => [n.id, nodeKey(i)]));
+  const key = (id: string) => keys.get(id) ?? '?';
+  const lines = dismissed.map(
+    (d) => `- [${d.kind}] ${d.nodeIds.map(key).join(', ')}: ${d.explanation} (${describeChange(d.change, key)})`,
+  );
+  const head =
+    language === 'zh'
+      ? '用户已驳回的发现（相关节点此后没有变化，不要再报告）'
+      : 'Findings the person dismissed (nothing they concern changed since; do not report them again)';
+  return `${head}:\n${lines.join('\n')}`;
+}
+
+/** The critic's messages for a scope: the map, then what the person dismissed. */
 export function criticMessages(language: Language, scope: CriticScope): ChatMessage[] {
+  const dismissals = describeDismissals(language, scope);
   return [
     { role: 'system', content: CRITIC_SYSTEM[language] },
-    { role: 'user', content: describeScope(language, scope) },
+    { role: 'user', content: [describeScope(language, scope), dismissals].filter(Boolean).join('\n\n') },
   ];
 }

@@ -21,6 +21,8 @@ export const CriticState = Annotation.Root({
   suggestionIds: last<string[]>(() => []),
   /** How many findings were dropped as invalid. */
   dropped: last<number>(() => 0),
+  /** How many findings were not posted because they repeat what the person dismissed (nothing changed since). */
+  repeated: last<number>(() => 0),
   /** Always null: the run belongs to the map, not to a node (kept for step instrumentation). */
   nodeId: last<string | null>(() => null),
 });

@@ -12,6 +12,8 @@ export interface SessionEnd {
   outcome: DivergentOutcome;
   level: number;
   finalNodeId: string | null;
+  /** Keys of the finished tasks the final output drew on (none without one). */
+  drewOn?: string[];
   /** The note's idempotency key: the step that ends the session, and what in it. */
   key: [step: string, ...parts: (string | number)[]];
 }
@@ -37,7 +39,7 @@ export async function endSession(
   });
   deps.events.divergent?.(runRefOf(config, DIVERGENT_GRAPH, state.nodeId), {
     type: 'DivergentFinished',
-    payload: { outcome, level, finalNodeId, note },
+    payload: { outcome, level, finalNodeId, note, drewOn: end.drewOn ?? [] },
   });
   return { finalNodeId, note, outcome };
 }

@@ -49,7 +49,9 @@ describe('divergent exploration: the person reviews each level', () => {
     await graph.invoke({ nodeId: root.id, reviewEachLevel: true }, config);
     const done = await graph.invoke(reply({ action: 'stop' }), config);
     expect(nodesOf(store, 'TASK')).toEqual([]);
-    expect(nodesOf(store, 'FINAL')[0]?.conclusion).toBe('final from s0');
+    expect(nodesOf(store, 'FINAL')[0]?.conclusion).toBe(
+      'final from s0\n\n## Sources\n\nNo task of this session finished; nothing was drawn on.',
+    );
     expect(done.note).toBe('The person stopped the session; the final output is written from what was found.');
   });
 

@@ -56,7 +56,7 @@ describe('divergent exploration: the loop', () => {
     const [final] = nodesOf(store, 'FINAL');
     expect(final).toMatchObject({
       parentId: summaries[3]!.id,
-      conclusion: '# Final document [L1.T1]',
+      conclusion: '# Final document [L1.T1]\n\n## Sources\n\n- [L1.T1] market',
       status: 'COMPLETED',
     });
     expect(done.finalNodeId).toBe(final!.id);
@@ -78,7 +78,10 @@ describe('divergent exploration: the loop', () => {
     const progress = events.divergentProgress;
     expect(progress.filter((p) => p.type === 'DivergentLevelStarted').map((p) => p.payload.level)).toEqual([1, 2, 3]);
     expect(progress.filter((p) => p.type === 'DivergentTaskFinished')).toHaveLength(5);
-    expect(progress.at(-1)).toMatchObject({ type: 'DivergentFinished', payload: { outcome: 'FINISHED', level: 3 } });
+    expect(progress.at(-1)).toMatchObject({
+      type: 'DivergentFinished',
+      payload: { outcome: 'FINISHED', level: 3, drewOn: ['L1.T1'] },
+    });
   });
 
   it('should compute the overall score in code from the three weighted dimensions', async () => {
@@ -187,7 +190,10 @@ describe('divergent exploration: the loop', () => {
     const { graph, model } = divergentGraph(store, { diverge: ['s0', plan(), 'final answer'] });
     const done = await graph.invoke({ nodeId: root.id }, config);
     expect(nodesOf(store, 'TASK')).toEqual([]);
-    expect(nodesOf(store, 'FINAL')[0]).toMatchObject({ conclusion: 'final answer', divergentLevel: 0 });
+    expect(nodesOf(store, 'FINAL')[0]).toMatchObject({
+      conclusion: 'final answer\n\n## Sources\n\nNo task of this session finished; nothing was drawn on.',
+      divergentLevel: 0,
+    });
     expect(done.note).toBe('The planner proposed no further task; the final output is written from what was found.');
     expect(model.calls).toEqual(['diverge', 'diverge', 'diverge']);
   });

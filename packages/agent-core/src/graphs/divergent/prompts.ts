@@ -41,8 +41,8 @@ Above 0.9 a high-quality final output can be written; 0.7–0.9 needs a little m
 
 /** System prompt of the final output. */
 export const FINAL_SYSTEM: Bilingual = {
-  en: `You write the final output of a divergent exploration in ThinkingMap: one Markdown document that answers the person's intent, with a title, sections, and citations of the task results it relies on by key (e.g. [L1.T2]). Say what remains uncertain.`,
-  zh: `你负责撰写 ThinkingMap 发散探索的最终输出：一篇回答用户意图的 Markdown 文档，包含标题、分节，并按编号（如 [L1.T2]）引用所依据的任务结果。说明仍不确定的地方。用中文写。`,
+  en: `You write the final output of a divergent exploration in ThinkingMap: one Markdown document that answers the person's intent, with a title, sections, and citations of the task results it relies on by key (e.g. [L1.T2]). Say what remains uncertain. Do not write a list of sources: one is added after your document from the tasks you cite.`,
+  zh: `你负责撰写 ThinkingMap 发散探索的最终输出：一篇回答用户意图的 Markdown 文档，包含标题、分节，并按编号（如 [L1.T2]）引用所依据的任务结果。说明仍不确定的地方。不要自己列来源：文档之后会根据你引用的任务附上来源。用中文写。`,
 };
 
 /** The labels of the prompts' sections. */

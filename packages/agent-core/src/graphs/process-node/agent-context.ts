@@ -13,22 +13,21 @@ export type NodeAgent = Exclude<
 >;
 
 /**
- * Which of the node's conversations each agent reads (design 000 §3.1): decomposition (and its strategy)
- * the decompose conversation, conclusion the conclude conversation — where the person talks about the
- * conclusion and its knowledge is posted — and the agents that decide what to do (intent, clarify,
- * explore) both.
+ * Which of the node's conversations each agent reads, its own first (design 000 §3.1: a node's recent
+ * messages feed both its decomposition and its conclusion). Every agent reads both, each under its own
+ * heading, so what the person said about splitting the question reaches its conclusion and the other way round.
  */
 export const CONVERSATIONS_READ: Record<NodeAgent, readonly ConversationKind[]> = {
   intent: BOTH_CONVERSATIONS,
   clarify: BOTH_CONVERSATIONS,
   explore: BOTH_CONVERSATIONS,
-  strategy: ['DECOMPOSE'],
-  decompose: ['DECOMPOSE'],
-  conclude: ['CONCLUDE'],
+  strategy: ['DECOMPOSE', 'CONCLUDE'],
+  decompose: ['DECOMPOSE', 'CONCLUDE'],
+  conclude: ['CONCLUDE', 'DECOMPOSE'],
 };
 
 /**
- * The node's context as `agent`'s prompt shows it: its own conversations, bounded. For the agents whose
+ * The node's context as `agent`'s prompt shows it: both conversations, its own first, bounded. For the agents whose
  * prompt carries retrieved knowledge (decompose, conclude), the passages it holds are not repeated from
  * the conversation.
  */

@@ -3,6 +3,7 @@ import type { CriticScope, SuggestionInput } from '../../../ports/critic-store-p
 import { runRefOf, writeKey } from '../../shared/run-config.ts';
 import type { CriticDeps } from '../critic-deps.ts';
 import { CRITIC_GRAPH } from '../critic-graph-name.ts';
+import { repeatsDismissal, standingDismissals } from '../dismissals.ts';
 import { nodeKey } from '../prompts.ts';
 import { CriticCommand, type CriticFinding, type SuggestedChange } from '../schemas.ts';
 import type { CriticStateType, CriticUpdate } from '../state.ts';
@@ -35,18 +36,25 @@ function changeOf(finding: CriticFinding, scope: CriticScope, byKey: Map<string,
 /**
  * Turns the model's findings into suggestions (node keys to ids, each with the versions it was based on) and
  * posts them in one change. A finding that names no node of the scope or proposes nothing applicable is
- * dropped, never guessed at.
+ * dropped, never guessed at; one that repeats a dismissal that still stands (the person dismissed it and
+ * nothing it concerns changed since) is not posted again.
  */
 export function postSuggestions(deps: CriticDeps) {
   return async (state: CriticStateType, config: LangGraphRunnableConfig): Promise<CriticUpdate> => {
     const scope = state.scope!;
     const byKey = new Map(scope.nodes.map((n, i) => [nodeKey(i), n.id]));
     const versions = new Map(scope.nodes.map((n) => [n.id, n.version]));
+    const dismissed = standingDismissals(scope);
     const suggestions: SuggestionInput[] = [];
+    let repeated = 0;
     for (const [index, finding] of (state.review?.findings ?? []).entries()) {
       const change = changeOf(finding, scope, byKey);
       const nodeIds = [...new Set(finding.nodes.map((k) => byKey.get(k)).filter((id): id is string => !!id))];
       if (!change || nodeIds.length === 0) continue;
+      if (repeatsDismissal({ kind: finding.kind, change }, dismissed)) {
+        repeated += 1;
+        continue;
+      }
       // The change's own nodes count as concerned: a suggestion is refused once any of them changed.
       for (const id of Object.values(change))
         if (typeof id === 'string' && versions.has(id) && !nodeIds.includes(id)) nodeIds.push(id);
@@ -66,6 +74,7 @@ export function postSuggestions(deps: CriticDeps) {
           idempotencyKey: writeKey(config, 'postSuggestions'),
         })
       : [];
-    return { suggestionIds, dropped: (state.review?.findings.length ?? 0) - suggestions.length };
+    const dropped = (state.review?.findings.length ?? 0) - suggestions.length - repeated;
+    return { suggestionIds, dropped, repeated };
   };
 }

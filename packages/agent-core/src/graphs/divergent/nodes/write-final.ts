@@ -4,6 +4,7 @@ import { isBudgetExhausted } from '../budget.ts';
 import type { DivergentDeps } from '../divergent-deps.ts';
 import { DIVERGENT_GRAPH } from '../divergent-graph-name.ts';
 import { endSession } from '../end-session.ts';
+import { finalSources } from '../final-sources.ts';
 import { createUnderLatestSummary } from '../latest-summary.ts';
 import { DIVERGENT_NOTES } from '../notes.ts';
 import { finalMessages } from '../prompts.ts';
@@ -25,7 +26,9 @@ export function endNote(state: DivergentStateType): string {
 /**
  * Writes the final output: a Markdown document citing the task results, as a FINAL node under the latest
  * summary (the person can read, edit and export it like any conclusion), with the note on how the session
- * ended posted on it. When the map's budget ran out, the document is written from the finished results; with
+ * ended posted on it. The document ends with a Sources section written here, not by the model: its citations
+ * of task keys are checked against the finished tasks, and the tasks it drew on (with their web pages and
+ * library documents) are listed and reported with the session's end (`drewOn`). When the map's budget ran out, the document is written from the finished results; with
  * none, the session ends with a notice instead. When the budget refuses the document itself, its node is
  * FAILED with that notice, and every finished node stays.
  */
@@ -51,7 +54,7 @@ export function writeFinal(deps: DivergentDeps) {
       level,
       idempotencyKey: writeKey(config, 'writeFinal', 'node'),
     });
-    let text: string;
+    let written: string;
     try {
       const answer = await deps.model.chat({
         agent: 'diverge',
@@ -60,7 +63,7 @@ export function writeFinal(deps: DivergentDeps) {
         signal: config.signal,
         onToken: (token) => deps.events.tokensStreamed(runRefOf(config, DIVERGENT_GRAPH, node.id), token),
       });
-      text = answer.text;
+      written = answer.text;
     } catch (error) {
       if (!isBudgetExhausted(error)) throw error;
       const note = DIVERGENT_NOTES.budgetNoFinal(state.language);
@@ -74,8 +77,9 @@ export function writeFinal(deps: DivergentDeps) {
         key: ['writeFinal', 'note'],
       });
     }
+    const sources = finalSources(state.language, written, state.results);
     await deps.store.concludeNode(node.id, {
-      text,
+      text: `${written.trimEnd()}\n\n${sources.section}`,
       kind: 'ANALYTICAL',
       idempotencyKey: writeKey(config, 'writeFinal', 'text'),
     });
@@ -85,6 +89,7 @@ export function writeFinal(deps: DivergentDeps) {
       outcome: 'FINISHED',
       level,
       finalNodeId: node.id,
+      drewOn: sources.drewOn,
       key: ['writeFinal', 'note'],
     });
   };
