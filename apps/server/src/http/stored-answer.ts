@@ -37,7 +37,7 @@ export class StoredAnswer {
     this.etag = etag;
     this.#status = status;
     this.#headers = headers;
-    this.#body = body;
+    this.#body = ownBytes(body);
     this.#notModified = {
       status: 304,
       headers: { etag, vary: VARY, 'cache-control': CACHE_CONTROL },
@@ -92,9 +92,11 @@ export class StoredAnswer {
 
 /**
  * The bytes in memory of their own. zlib's output is a view of the larger chunk it wrote into (and a small copy a view
- * of Node's shared pool): kept as is, each stored answer would hold that whole chunk, unseen by the cache's bound.
+ * of Node's shared pool), and a response's body read whole a view of a buffer of 8 KB or more: kept as is, each stored
+ * answer would hold that whole chunk, unseen by the cache's bound.
  */
 function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
   const own = Buffer.allocUnsafeSlow(bytes.length);
   bytes.copy(own);
   return own;
