@@ -1,4 +1,6 @@
 import {
+  type ContextItemSnapshot,
+  contextItemSnapshot,
   type DependencySnapshot,
   dependencySnapshot,
   type MapSnapshot,
@@ -13,7 +15,8 @@ import type { NodeArchive } from '../commands/node-archive.ts';
 export type Entity =
   | { kind: 'MAP'; id: string; value: MapSnapshot }
   | { kind: 'NODE'; id: string; value: NodeSnapshot }
-  | { kind: 'DEPENDENCY'; id: string; value: DependencySnapshot };
+  | { kind: 'DEPENDENCY'; id: string; value: DependencySnapshot }
+  | { kind: 'CONTEXT_ITEM'; id: string; value: ContextItemSnapshot };
 
 export type EntityKind = Entity['kind'];
 
@@ -49,12 +52,16 @@ export function withFields(entity: Entity, values: Iterable<readonly [string, un
       return { ...entity, value: nodeSnapshot.parse(value) };
     case 'DEPENDENCY':
       return { ...entity, value: dependencySnapshot.parse(value) };
+    case 'CONTEXT_ITEM':
+      return { ...entity, value: contextItemSnapshot.parse(value) };
   }
 }
 
 /** The fields a change to an entity is described and reverted by (bookkeeping fields are left out). */
 export const TRACKED_FIELDS: Record<EntityKind, readonly string[]> = {
-  MAP: ['title', 'problem', 'goal', 'constraints'],
+  // Every field the person sets on a map, and its status (completed when the root concludes, active again when
+  // that is taken back). What runs spend (`tokensUsed`) is bookkeeping.
+  MAP: ['title', 'problem', 'goal', 'constraints', 'language', 'mode', 'status', 'autoRun', 'tokenBudget'],
   NODE: [
     'parentId',
     'position',
@@ -77,6 +84,7 @@ export const TRACKED_FIELDS: Record<EntityKind, readonly string[]> = {
     'staleSince',
   ],
   DEPENDENCY: ['nodeId', 'dependsOnId'],
+  CONTEXT_ITEM: ['nodeId', 'title', 'content'],
 };
 
 /**
@@ -108,9 +116,13 @@ export function applyEvent(
     case 'NodeStale':
       return put({ kind: 'NODE', id: event.payload.node.id, value: event.payload.node });
     case 'NodeDeleted': {
+      // The context items of the deleted nodes go with them (kept in the deletion's archive).
+      const nodes = new Set(event.payload.nodeIds);
+      const items = [...state.values()].filter((e) => e.kind === 'CONTEXT_ITEM' && nodes.has(e.value.nodeId));
       const keys = [
         ...event.payload.nodeIds.map((id) => entityKey('NODE', id)),
         ...event.payload.dependencyIds.map((id) => entityKey('DEPENDENCY', id)),
+        ...items.map((item) => entityKey(item.kind, item.id)),
       ];
       for (const key of keys) remove(key);
       return keys;
@@ -119,6 +131,13 @@ export function applyEvent(
       return put({ kind: 'DEPENDENCY', id: event.payload.dependency.id, value: event.payload.dependency });
     case 'DependencyRemoved': {
       const key = entityKey('DEPENDENCY', event.payload.dependency.id);
+      remove(key);
+      return [key];
+    }
+    case 'ContextUpdated': {
+      const { item, action } = event.payload;
+      if (action !== 'REMOVED') return put({ kind: 'CONTEXT_ITEM', id: item.id, value: item });
+      const key = entityKey('CONTEXT_ITEM', item.id);
       remove(key);
       return [key];
     }
