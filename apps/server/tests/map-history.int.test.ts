@@ -1,5 +1,6 @@
 import {
   ADD_CONTEXT_ITEM,
+  CLEAR_CONVERSATION,
   CREATE_MAP,
   CREATE_NODE,
   DELETE_NODE,
@@ -7,6 +8,7 @@ import {
   MAP,
   MAP_HISTORY,
   NODE,
+  POST_MESSAGE,
   PROCESS_NODE,
   REDO_LAST_UNDO,
   RESTORE_MAP,
@@ -270,6 +272,37 @@ describe.each(providers)('map history and undo on %s', (provider) => {
 
     const beyond = await attempt(client, RESTORE_MAP, { mapId, seq: map.lastSeq + 100 });
     expect(beyond).toMatchObject({ __typename: 'ValidationError', field: 'seq' });
+  });
+
+  it("should take back the person's message and their clearing of a conversation, and restore what was shown", async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Learn to sail?');
+    const shown = async () =>
+      (await call(client, NODE, { id: rootId })).conversations
+        .find((c) => c.kind === 'CONCLUDE')!
+        .messages.map((m) => m.content);
+    const post = (content: string) =>
+      call(client, POST_MESSAGE, { input: { nodeId: rootId, conversation: 'CONCLUDE', content } });
+    await post('Where is the nearest club?');
+    const { lastSeq: mark } = await call(client, MAP, { id: mapId });
+    await post('I get seasick.');
+    expect((await history(client, mapId)).changes[0]!.entries).toEqual([
+      expect.objectContaining({ entity: 'MESSAGE', action: 'CREATED', label: 'I get seasick.' }),
+    ]);
+
+    // Undo hides the message (kept, as a cleared one is); redo shows it again.
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(await shown()).toEqual(['Where is the nearest club?']);
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect(await shown()).toEqual(['Where is the nearest club?', 'I get seasick.']);
+
+    // Clearing the conversation is a change of the person's too: undo shows every message again.
+    await call(client, CLEAR_CONVERSATION, { nodeId: rootId, conversation: 'CONCLUDE' });
+    expect(await shown()).toEqual([]);
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(await shown()).toEqual(['Where is the nearest club?', 'I get seasick.']);
+
+    await call(client, RESTORE_MAP, { mapId, seq: mark });
+    expect(await shown()).toEqual(['Where is the nearest club?']);
   });
 
   it("should refuse another person's map and answer literal arguments", async () => {

@@ -1,6 +1,5 @@
 import type { Tx } from '@thinkingmap/db';
 import {
-  type ContextItemSnapshot,
   isoDate,
   mapSnapshot,
   nodeSnapshot,
@@ -14,6 +13,7 @@ import { removeNodeRows } from '../maps/tree-commands.ts';
 import { diffFields } from './map-changes.ts';
 import { type Entity, fieldOf, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
 import { parentsFirst } from './parents-first.ts';
+import { archiveAsWanted, emitMessages, hideAndShowMessages } from './apply-messages.ts';
 import { restoreNodeContent } from './restore-node-content.ts';
 
 const rowDate = isoDate.nullable().transform((iso) => (iso === null ? null : new Date(iso)));
@@ -44,7 +44,7 @@ const fieldsOf = (entity: Entity, fields: readonly string[]) =>
 /**
  * Brings the entities named in `target` to the given versions (null: absent) inside a command's transaction,
  * emitting the events a person's own edits would: NodeCreated / NodeUpdated / NodeDeleted, DependencyAdded /
- * DependencyRemoved, ContextUpdated, MapUpdated. `current` is the map as its log says it is now. A recreated node
+ * DependencyRemoved, ContextUpdated, MapUpdated, and MessagesChanged for messages hidden or shown again. `current` is the map as its log says it is now. A recreated node
  * gets its old id and fields back, and from `archives` (what its last deletion removed) its conversations with
  * their messages and those of its context items the target keeps; a node deleted before deletions kept them gets
  * empty conversations.
@@ -105,19 +105,30 @@ export async function applyState(
     });
     emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
   }
-  const kept = (item: ContextItemSnapshot) => target.get(`CONTEXT_ITEM:${item.id}`) !== null;
+  const at = new Date().toISOString();
   const restored = created.map((node) => {
     const archive = archives.get(node.id);
-    return { nodeId: node.id, archive: archive && { ...archive, contextItems: archive.contextItems.filter(kept) } };
+    return { nodeId: node.id, archive: archive && archiveAsWanted(archive, target, at) };
   });
   await restoreNodeContent(tx, mapId, restored);
+  // What came back with the recreated nodes is told as a person's own additions would be.
   const restoredItems = restored.flatMap(({ archive }) => archive?.contextItems ?? []);
   for (const item of restoredItems)
     emit({ type: 'ContextUpdated', payload: { nodeId: item.nodeId, action: 'ADDED', item } });
+  const restoredMessages = restored.flatMap(({ nodeId, archive }) =>
+    (archive?.conversations ?? []).flatMap((c) =>
+      c.messages.map((m) => ({ ...m, conversationId: c.id, nodeId })).filter((m) => m.deletedAt === null),
+    ),
+  );
+  emitMessages(emit, restoredMessages);
   const back = new Set(restoredItems.map((item) => item.id));
+  await hideAndShowMessages(tx, emit, current, target, {
+    removedNodes: gone,
+    restored: new Set(restoredMessages.map((m) => m.id)),
+  });
   for (const [key, entity] of wanted) {
     const was = now(key);
-    if (!entity || !was || entity.kind === 'DEPENDENCY' || entity.kind === 'CONTEXT_ITEM') continue;
+    if (!entity || !was || (entity.kind !== 'NODE' && entity.kind !== 'MAP')) continue;
     const fields = diffFields(entity.kind, was, entity).map((d) => d.field);
     if (fields.length === 0) continue;
     const version = { increment: 1 };

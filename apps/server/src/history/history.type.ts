@@ -36,18 +36,19 @@ const FieldDiffRef = builder.objectRef<FieldDiff>('FieldChange').implement({
 const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
   description: 'What one change did to one entity of the map.',
   fields: (t) => ({
-    entity: t.exposeString('kind', { description: 'MAP, NODE, DEPENDENCY or CONTEXT_ITEM.' }),
+    entity: t.exposeString('kind', { description: 'MAP, NODE, DEPENDENCY, CONTEXT_ITEM or MESSAGE.' }),
     id: t.exposeID('id'),
     action: t.exposeString('action', { description: 'CREATED, UPDATED or DELETED.' }),
     label: t.string({
       description:
-        "A node's question, the map's title or a context item's title (its text when untitled), as it was after the " +
-        'change (before, for a deletion).',
+        "A node's question, the map's title, a context item's title (its text when untitled) or a message's text, " +
+        'as it was after the change (before, for a deletion or a message hidden).',
       nullable: true,
       resolve: (entry) => {
         const entity = entry.after ?? entry.before;
         if (entity?.kind === 'NODE') return entity.value.question;
         if (entity?.kind === 'CONTEXT_ITEM') return entity.value.title || entity.value.content;
+        if (entity?.kind === 'MESSAGE') return entity.value.content;
         return entity?.kind === 'MAP' ? entity.value.title : null;
       },
     }),

@@ -1,9 +1,11 @@
+import { z } from 'zod';
 import {
   type ContextItemSnapshot,
   contextItemSnapshot,
   type DependencySnapshot,
   dependencySnapshot,
   type MapSnapshot,
+  messageSnapshot,
   mapSnapshot,
   type NodeSnapshot,
   nodeSnapshot,
@@ -11,12 +13,18 @@ import {
 import type { MapEvent } from '../commands/map-event.ts';
 import type { NodeArchive } from '../commands/node-archive.ts';
 
+/** A message as the history tracks it: with the node whose conversation holds it. */
+export const messageEntity = messageSnapshot.extend({ nodeId: z.string() });
+export type MessageEntity = z.infer<typeof messageEntity>;
+
 /** An entity of a map the history tracks. */
 export type Entity =
   | { kind: 'MAP'; id: string; value: MapSnapshot }
   | { kind: 'NODE'; id: string; value: NodeSnapshot }
   | { kind: 'DEPENDENCY'; id: string; value: DependencySnapshot }
-  | { kind: 'CONTEXT_ITEM'; id: string; value: ContextItemSnapshot };
+  | { kind: 'CONTEXT_ITEM'; id: string; value: ContextItemSnapshot }
+  /** A message shown in its conversation; a hidden one (cleared, or taken back) is absent. */
+  | { kind: 'MESSAGE'; id: string; value: MessageEntity };
 
 export type EntityKind = Entity['kind'];
 
@@ -54,6 +62,8 @@ export function withFields(entity: Entity, values: Iterable<readonly [string, un
       return { ...entity, value: dependencySnapshot.parse(value) };
     case 'CONTEXT_ITEM':
       return { ...entity, value: contextItemSnapshot.parse(value) };
+    case 'MESSAGE':
+      return { ...entity, value: messageEntity.parse(value) };
   }
 }
 
@@ -85,11 +95,12 @@ export const TRACKED_FIELDS: Record<EntityKind, readonly string[]> = {
   ],
   DEPENDENCY: ['nodeId', 'dependsOnId'],
   CONTEXT_ITEM: ['nodeId', 'title', 'content'],
+  MESSAGE: ['content'],
 };
 
 /**
  * Applies one event to the state (telling `onTouch` each entity's value before) and returns the keys of the entities it changed (none for progress events:
- * steps, streamed text, runs, questions, messages).
+ * steps, streamed text, runs, questions).
  */
 export function applyEvent(
   state: MapState,
@@ -116,9 +127,11 @@ export function applyEvent(
     case 'NodeStale':
       return put({ kind: 'NODE', id: event.payload.node.id, value: event.payload.node });
     case 'NodeDeleted': {
-      // The context items of the deleted nodes go with them (kept in the deletion's archive).
+      // The context items and messages of the deleted nodes go with them (kept in the deletion's archive).
       const nodes = new Set(event.payload.nodeIds);
-      const items = [...state.values()].filter((e) => e.kind === 'CONTEXT_ITEM' && nodes.has(e.value.nodeId));
+      const items = [...state.values()].filter(
+        (e) => (e.kind === 'CONTEXT_ITEM' || e.kind === 'MESSAGE') && nodes.has(e.value.nodeId),
+      );
       const keys = [
         ...event.payload.nodeIds.map((id) => entityKey('NODE', id)),
         ...event.payload.dependencyIds.map((id) => entityKey('DEPENDENCY', id)),
@@ -140,6 +153,28 @@ export function applyEvent(
       const key = entityKey('CONTEXT_ITEM', item.id);
       remove(key);
       return [key];
+    }
+    case 'MessagePosted':
+    case 'MessagesChanged': {
+      const { nodeId } = event.payload;
+      const messages = event.type === 'MessagePosted' ? [event.payload.message] : event.payload.messages;
+      return messages.flatMap((message) => {
+        const key = entityKey('MESSAGE', message.id);
+        if (message.deletedAt === null) return put({ kind: 'MESSAGE', id: message.id, value: { ...message, nodeId } });
+        remove(key);
+        return [key];
+      });
+    }
+    case 'ConversationCleared': {
+      const { conversationId } = event.payload;
+      const cleared = [...state.values()].filter(
+        (e) => e.kind === 'MESSAGE' && e.value.conversationId === conversationId,
+      );
+      return cleared.map((e) => {
+        const key = entityKey(e.kind, e.id);
+        remove(key);
+        return key;
+      });
     }
     default:
       return [];

@@ -198,6 +198,7 @@ export const MESSAGES = {
   'history.entity.NODE': { en: 'question', zh: '问题' },
   'history.entity.DEPENDENCY': { en: 'dependency', zh: '依赖' },
   'history.entity.CONTEXT_ITEM': { en: 'context item', zh: '背景资料' },
+  'history.entity.MESSAGE': { en: 'message', zh: '消息' },
   'history.undone': { en: 'undone', zh: '已撤销' },
   'history.restore': { en: 'Restore to here', zh: '恢复到此处' },
   'history.undoRun': { en: 'Undo this run', zh: '撤销这次运行' },
