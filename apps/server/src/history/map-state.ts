@@ -127,17 +127,16 @@ export function applyEvent(
     case 'NodeStale':
       return put({ kind: 'NODE', id: event.payload.node.id, value: event.payload.node });
     case 'NodeDeleted': {
-      // The context items and messages of the deleted nodes go with them (kept in the deletion's archive).
-      const nodes = new Set(event.payload.nodeIds);
-      const items = [...state.values()].filter(
-        (e) => (e.kind === 'CONTEXT_ITEM' || e.kind === 'MESSAGE') && nodes.has(e.value.nodeId),
-      );
       const keys = [
         ...event.payload.nodeIds.map((id) => entityKey('NODE', id)),
         ...event.payload.dependencyIds.map((id) => entityKey('DEPENDENCY', id)),
-        ...items.map((item) => entityKey(item.kind, item.id)),
       ];
       for (const key of keys) remove(key);
+      // The context items and messages of the deleted nodes go with them, kept in the deletion's archive (which
+      // brings them back with the node): the deletion does not list them.
+      const nodes = new Set(event.payload.nodeIds);
+      for (const [key, e] of state)
+        if ((e.kind === 'CONTEXT_ITEM' || e.kind === 'MESSAGE') && nodes.has(e.value.nodeId)) state.delete(key);
       return keys;
     }
     case 'DependencyAdded':
