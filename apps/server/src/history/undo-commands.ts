@@ -120,7 +120,8 @@ export function undoRunCreations(ctx: CommandContext, runId: string): Promise<Co
   return takeBackRun(ctx, runId, {
     nothing: 'this run created nothing on the map',
     whole: false,
-    taken: (entry) => entry.action === 'CREATED',
+    // Its nodes and dependencies: what it said (its messages) stays, as the fork's own does.
+    taken: (entry) => entry.action === 'CREATED' && (entry.kind === 'NODE' || entry.kind === 'DEPENDENCY'),
   });
 }
 
