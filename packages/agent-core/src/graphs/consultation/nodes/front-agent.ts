@@ -22,7 +22,13 @@ export function frontAgent(deps: ConsultationDeps) {
   return async (state: ConsultationStateType, config: LangGraphRunnableConfig): Promise<ConsultationUpdate> => {
     throwIfAborted(config);
     if (state.askUser) {
-      await deps.store.appendMessage(state.consultationId, { role: 'ASSISTANT', text: state.askUser });
+      // The question stands after the person's messages this turn had in view, not after one sent since.
+      const seen = state.messages.findLast((m) => m.role === 'PERSON');
+      await deps.store.appendMessage(state.consultationId, {
+        role: 'ASSISTANT',
+        text: state.askUser,
+        answersId: seen?.id ?? null,
+      });
       // The question ends the turn, so `messages` is left as it is: the compression after the reply may run in
       // this same step, and two updates of `messages` in one step would overwrite each other.
       return { innerMessages: [`asked the person: ${state.askUser}`], askUser: null, asked: true };
