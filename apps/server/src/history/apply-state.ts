@@ -10,10 +10,10 @@ import {
 } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
 import { removeNodeRows } from '../maps/tree-commands.ts';
+import { archiveAsWanted, emitMessages, hideAndShowMessages } from './apply-messages.ts';
 import { diffFields } from './map-changes.ts';
 import { type Entity, fieldOf, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
 import { parentsFirst } from './parents-first.ts';
-import { archiveAsWanted, emitMessages, hideAndShowMessages } from './apply-messages.ts';
 import { restoreNodeContent } from './restore-node-content.ts';
 
 const rowDate = isoDate.nullable().transform((iso) => (iso === null ? null : new Date(iso)));

@@ -5,8 +5,8 @@ import {
   type DependencySnapshot,
   dependencySnapshot,
   type MapSnapshot,
-  messageSnapshot,
   mapSnapshot,
+  messageSnapshot,
   type NodeSnapshot,
   nodeSnapshot,
 } from '../commands/event-snapshots.ts';

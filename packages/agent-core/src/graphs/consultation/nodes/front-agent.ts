@@ -2,9 +2,9 @@ import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { frontMessages } from '../../../prompts/consultation.ts';
 import { FRONT_REPLY_READABLE, FrontReplySchema } from '../../../schemas/consultation.ts';
 import type { ConsultationDeps } from '../consultation-deps.ts';
+import { conversationUpTo, unanswered } from '../replies.ts';
 import type { ConsultationStateType, ConsultationUpdate } from '../state.ts';
 import { throwIfAborted } from './abort.ts';
-import { conversationUpTo, unanswered } from '../replies.ts';
 import { messagesToCompress } from './compress-context.ts';
 
 /**
