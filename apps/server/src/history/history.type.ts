@@ -36,7 +36,7 @@ const FieldDiffRef = builder.objectRef<FieldDiff>('FieldChange').implement({
 const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
   description: 'What one change did to one entity of the map.',
   fields: (t) => ({
-    entity: t.exposeString('kind', { description: 'MAP, NODE, DEPENDENCY, CONTEXT_ITEM or MESSAGE.' }),
+    entity: t.exposeString('kind', { description: 'MAP, NODE, DEPENDENCY, CONTEXT_ITEM, MESSAGE or SUGGESTION.' }),
     id: t.exposeID('id'),
     action: t.exposeString('action', { description: 'CREATED, UPDATED or DELETED.' }),
     label: t.string({
@@ -49,6 +49,7 @@ const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
         if (entity?.kind === 'NODE') return entity.value.question;
         if (entity?.kind === 'CONTEXT_ITEM') return entity.value.title || entity.value.content;
         if (entity?.kind === 'MESSAGE') return entity.value.content;
+        if (entity?.kind === 'SUGGESTION') return entity.value.explanation;
         return entity?.kind === 'MAP' ? entity.value.title : null;
       },
     }),

@@ -12,6 +12,7 @@ import {
 } from '../commands/event-snapshots.ts';
 import type { MapEvent } from '../commands/map-event.ts';
 import type { NodeArchive } from '../commands/node-archive.ts';
+import { type SuggestionSnapshot, suggestionSnapshot } from '../commands/suggestion-snapshot.ts';
 
 /** A message as the history tracks it: with the node whose conversation holds it. */
 export const messageEntity = messageSnapshot.extend({ nodeId: z.string() });
@@ -24,7 +25,12 @@ export type Entity =
   | { kind: 'DEPENDENCY'; id: string; value: DependencySnapshot }
   | { kind: 'CONTEXT_ITEM'; id: string; value: ContextItemSnapshot }
   /** A message shown in its conversation; a hidden one (cleared, or taken back) is absent. */
-  | { kind: 'MESSAGE'; id: string; value: MessageEntity };
+  | { kind: 'MESSAGE'; id: string; value: MessageEntity }
+  /**
+   * A critic's suggestion: the person's decision on it (its status) is a change of theirs. Its status is taken back
+   * by `takeBackSuggestionDecisions`, never by `applyState`.
+   */
+  | { kind: 'SUGGESTION'; id: string; value: SuggestionSnapshot };
 
 export type EntityKind = Entity['kind'];
 
@@ -64,6 +70,8 @@ export function withFields(entity: Entity, values: Iterable<readonly [string, un
       return { ...entity, value: contextItemSnapshot.parse(value) };
     case 'MESSAGE':
       return { ...entity, value: messageEntity.parse(value) };
+    case 'SUGGESTION':
+      return { ...entity, value: suggestionSnapshot.parse(value) };
   }
 }
 
@@ -96,6 +104,7 @@ export const TRACKED_FIELDS: Record<EntityKind, readonly string[]> = {
   DEPENDENCY: ['nodeId', 'dependsOnId'],
   CONTEXT_ITEM: ['nodeId', 'title', 'content'],
   MESSAGE: ['content'],
+  SUGGESTION: ['status'],
 };
 
 /**
@@ -164,6 +173,9 @@ export function applyEvent(
         return [key];
       });
     }
+    case 'SuggestionPosted':
+    case 'SuggestionResolved':
+      return put({ kind: 'SUGGESTION', id: event.payload.suggestion.id, value: event.payload.suggestion });
     case 'ConversationCleared': {
       const { conversationId } = event.payload;
       const cleared = [...state.values()].filter(
