@@ -44,10 +44,11 @@ const fieldsOf = (entity: Entity, fields: readonly string[]) =>
 /**
  * Brings the entities named in `target` to the given versions (null: absent) inside a command's transaction,
  * emitting the events a person's own edits would: NodeCreated / NodeUpdated / NodeDeleted, DependencyAdded /
- * DependencyRemoved, ContextUpdated, MapUpdated, and MessagesChanged for messages hidden or shown again. `current` is the map as its log says it is now. A recreated node
- * gets its old id and fields back, and from `archives` (what its last deletion removed) its conversations with
- * their messages and those of its context items the target keeps; a node deleted before deletions kept them gets
- * empty conversations.
+ * DependencyRemoved, ContextUpdated, MapUpdated, and MessagesChanged for messages hidden or shown again.
+ * `current` is the map as its log says it is now. A recreated node gets its old id and fields back, and from
+ * `archives` (what its last deletion removed) its conversations with their messages (those the target takes away
+ * hidden) and the context items the target keeps; a node deleted before deletions kept them gets empty
+ * conversations.
  */
 export async function applyState(
   tx: Tx,
