@@ -168,6 +168,15 @@ describe.each(providers)('critic on request on %s', (provider) => {
     const dismissed = await call(client, DISMISS_SUGGESTION, { suggestionId: byCommand.EDIT_QUESTION!.id });
     expect(dismissed.status).toBe('DISMISSED');
     expect((await call(client, NODE, { id: lease.id })).question).toBe('Lease cost?');
+    // A dismissal is the person's change too: undo opens the suggestion again and takes back nothing older.
+    const questionsBefore = (await call(client, NODE, { id: root.id })).children.map((c) => c.question);
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect((await reviewedOpen(mapId)).map((s) => s.id)).toContain(byCommand.EDIT_QUESTION!.id);
+    expect((await call(client, NODE, { id: root.id })).children.map((c) => c.question)).toEqual(questionsBefore);
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect((await call(client, CRITIC_SUGGESTIONS, { mapId, status: 'DISMISSED' })).data.map((s) => s.id)).toEqual([
+      byCommand.EDIT_QUESTION!.id,
+    ]);
     expect(await attempt(client, DISMISS_SUGGESTION, { suggestionId: byCommand.EDIT_QUESTION!.id })).toMatchObject({
       __typename: 'ConflictError',
     });

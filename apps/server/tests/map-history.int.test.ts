@@ -1,4 +1,6 @@
 import {
+  ADD_CONTEXT_ITEM,
+  CLEAR_CONVERSATION,
   CREATE_MAP,
   CREATE_NODE,
   DELETE_NODE,
@@ -6,16 +8,18 @@ import {
   MAP,
   MAP_HISTORY,
   NODE,
+  POST_MESSAGE,
   PROCESS_NODE,
   REDO_LAST_UNDO,
   RESTORE_MAP,
   REVIEW_DECOMPOSITION,
+  SET_CONCLUSION,
   UNDO_LAST_CHANGE,
   UNDO_RUN,
   UPDATE_MAP,
   UPDATE_NODE,
 } from '@thinkingmap/client';
-import { logicProviders } from '@thinkingmap/db/testing';
+import { testProviders } from '@thinkingmap/db/testing';
 import type { Client } from '@urql/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForQuestion, waitForRun } from './helpers/agent-driver.ts';
@@ -23,7 +27,8 @@ import { DECOMPOSE_IN_TWO_STAGES } from './helpers/scripted-answers.ts';
 import { startScriptedModel } from './helpers/scripted-model-server.ts';
 import { attempt, call, startTestServer, type TestServer } from './helpers/test-server.ts';
 
-const providers = logicProviders;
+// The history is read from the event log: both databases.
+const providers = await testProviders();
 
 /** A map with a root, no run started by itself. */
 async function mapWithRoot(client: Client, question = 'Open a bakery?') {
@@ -124,16 +129,77 @@ describe.each(providers)('map history and undo on %s', (provider) => {
     expect(undone.changes.filter((c) => c.runId === runId).map((c) => c.revertedBy)).toEqual(byRun.map(() => undo.seq));
     expect(undone.undoSeq).toBe(undo.seq);
     expect(undone.redoSeq).toBeNull();
+
+    // A second undo of the run says it was undone already, and changes nothing.
+    const again = await attempt(client, UNDO_RUN, { runId });
+    expect(again).toMatchObject({ __typename: 'UndoRefusedError', reason: 'ALREADY_UNDONE', code: 'CONFLICT' });
+    expect((await call(client, MAP, { id: mapId })).lastSeq).toBe(undone.changes[0]!.lastSeq);
+  });
+
+  it("should take back a root's conclusion with the map's completion, and restore status and progress", async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Adopt a dog?');
+    const { lastSeq: open } = await call(client, MAP, { id: mapId });
+    await call(client, SET_CONCLUSION, { input: { nodeId: rootId, conclusion: 'Yes, a calm one.' } });
+    const completed = await call(client, MAP, { id: mapId });
+    expect(completed).toMatchObject({ status: 'COMPLETED', progress: { total: 1, concluded: 1 } });
+
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    const undone = await call(client, MAP, { id: mapId });
+    expect(undone).toMatchObject({ status: 'ACTIVE', progress: { total: 1, concluded: 0, open: 1 } });
+    expect((await call(client, NODE, { id: rootId })).conclusion).toBeNull();
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect(await call(client, MAP, { id: mapId })).toMatchObject({ status: 'COMPLETED', progress: { concluded: 1 } });
+
+    // A map field the person set is a change of theirs too: undone by itself, not an older change instead.
+    await call(client, UPDATE_MAP, { input: { id: mapId, autoRun: true } });
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(await call(client, MAP, { id: mapId })).toMatchObject({ autoRun: false, status: 'COMPLETED' });
+
+    await call(client, RESTORE_MAP, { mapId, seq: open });
+    const restored = await call(client, MAP, { id: mapId });
+    expect(restored).toMatchObject({ status: 'ACTIVE', autoRun: false, progress: { concluded: 0, open: 1 } });
+    expect((await call(client, NODE, { id: rootId })).status).toBe(undone.nodes[0]!.status);
+  });
+
+  it('should undo an added context item, and restore the items a node had at a sequence number', async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Rent a flat?');
+    const root = await call(client, NODE, { id: rootId });
+    await call(client, UPDATE_NODE, { input: { id: rootId, expectedVersion: root.version, goal: 'By June' } });
+    const { lastSeq: mark } = await call(client, MAP, { id: mapId });
+    await call(client, ADD_CONTEXT_ITEM, { nodeId: rootId, title: 'Budget', content: 'At most 900 a month.' });
+    const added = (await history(client, mapId)).changes[0]!;
+    expect(added.entries).toEqual([
+      expect.objectContaining({ entity: 'CONTEXT_ITEM', action: 'CREATED', label: 'Budget' }),
+    ]);
+
+    // Undo takes back the item, not the goal edit before it.
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    const afterUndo = await call(client, NODE, { id: rootId });
+    expect(afterUndo.contextItems).toEqual([]);
+    expect(afterUndo.goal).toBe('By June');
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect((await call(client, NODE, { id: rootId })).contextItems.map((i) => i.content)).toEqual([
+      'At most 900 a month.',
+    ]);
+
+    // Restoring to before the item was added leaves the node without it, and the goal edit stands.
+    await call(client, ADD_CONTEXT_ITEM, { nodeId: rootId, content: 'Near a park.' });
+    await call(client, RESTORE_MAP, { mapId, seq: mark });
+    const restored = await call(client, NODE, { id: rootId });
+    expect(restored.contextItems).toEqual([]);
+    expect(restored.goal).toBe('By June');
   });
 
   it("should undo the person's approval of sub-questions as their last change, and say precisely when nothing is left", async () => {
     const { mapId, rootId } = await mapWithRoot(client, 'Grow tomatoes?');
     await decomposeRoot(client, mapId, rootId);
     expect((await call(client, NODE, { id: rootId })).children).toHaveLength(2);
-    // The run carried out the approval in several commands (each child, then the needs): one change of the person's.
+    // The run carried out the approval in several commands (each child, then the needs): one step, one change.
     const approval = (await history(client, mapId)).changes.filter((c) => c.step === 'createChildren');
-    expect(approval.length).toBeGreaterThan(1);
-    const approved = approval.at(-1)!;
+    expect(approval).toHaveLength(1);
+    const approved = approval[0]!;
+    expect(approved.entries.filter((e) => e.entity === 'NODE' && e.action === 'CREATED')).toHaveLength(2);
+    expect(approved.lastSeq).toBeGreaterThan(approved.seq);
     expect((await history(client, mapId)).undoSeq).toBe(approved.seq);
 
     const undone = await call(client, UNDO_LAST_CHANGE, { mapId });
@@ -206,6 +272,37 @@ describe.each(providers)('map history and undo on %s', (provider) => {
 
     const beyond = await attempt(client, RESTORE_MAP, { mapId, seq: map.lastSeq + 100 });
     expect(beyond).toMatchObject({ __typename: 'ValidationError', field: 'seq' });
+  });
+
+  it("should take back the person's message and their clearing of a conversation, and restore what was shown", async () => {
+    const { mapId, rootId } = await mapWithRoot(client, 'Learn to sail?');
+    const shown = async () =>
+      (await call(client, NODE, { id: rootId })).conversations
+        .find((c) => c.kind === 'CONCLUDE')!
+        .messages.map((m) => m.content);
+    const post = (content: string) =>
+      call(client, POST_MESSAGE, { input: { nodeId: rootId, conversation: 'CONCLUDE', content } });
+    await post('Where is the nearest club?');
+    const { lastSeq: mark } = await call(client, MAP, { id: mapId });
+    await post('I get seasick.');
+    expect((await history(client, mapId)).changes[0]!.entries).toEqual([
+      expect.objectContaining({ entity: 'MESSAGE', action: 'CREATED', label: 'I get seasick.' }),
+    ]);
+
+    // Undo hides the message (kept, as a cleared one is); redo shows it again.
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(await shown()).toEqual(['Where is the nearest club?']);
+    await call(client, REDO_LAST_UNDO, { mapId });
+    expect(await shown()).toEqual(['Where is the nearest club?', 'I get seasick.']);
+
+    // Clearing the conversation is a change of the person's too: undo shows every message again.
+    await call(client, CLEAR_CONVERSATION, { nodeId: rootId, conversation: 'CONCLUDE' });
+    expect(await shown()).toEqual([]);
+    await call(client, UNDO_LAST_CHANGE, { mapId });
+    expect(await shown()).toEqual(['Where is the nearest club?', 'I get seasick.']);
+
+    await call(client, RESTORE_MAP, { mapId, seq: mark });
+    expect(await shown()).toEqual(['Where is the nearest club?']);
   });
 
   it("should refuse another person's map and answer literal arguments", async () => {

@@ -47,6 +47,7 @@ export const CONSULTATION_FIELDS = graphql(`
       role
       text
       planned
+      answersId
       compressed
     }
     records {

@@ -235,6 +235,14 @@ export const EVENT_FIELDS = graphql(
         ...MessageFields
       }
     }
+    ... on MessagesChanged {
+      nodeId
+      conversationId
+      messages {
+        ...MessageFields
+        deletedAt
+      }
+    }
     ... on ConversationCleared {
       nodeId
       conversation

@@ -118,6 +118,14 @@ export const EVENT_CONTRACTS = {
   MessagePosted: contract(2, z.object({ nodeId: z.string(), message: messageSnapshot }), {
     1: wholeRow('message', messageSnapshot),
   }),
+  /**
+   * An undo, redo or restore hid messages of one conversation or showed them again: each as it is now (`deletedAt`
+   * set: hidden, kept as a cleared message is; null: shown again).
+   */
+  MessagesChanged: contract(
+    1,
+    z.object({ nodeId: z.string(), conversationId: z.string(), messages: z.array(messageSnapshot) }),
+  ),
   ConversationCleared: contract(
     1,
     z.object({ nodeId: z.string(), conversationId: z.string(), kind: conversationKind, clearedCount: z.number() }),

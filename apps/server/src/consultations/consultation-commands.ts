@@ -159,15 +159,16 @@ export async function setConsultationStrategy(ctx: CommandContext, raw: unknown)
 
 export const consultationMessageInput = z.object({ consultationId: id, text: text(LIMITS.content) });
 
-/** Stores a message of the person or of the front agent. */
+/** Stores a message of the person or of the front agent (a reply names the person's message it answers). */
 export async function appendConsultationMessage(
   ctx: CommandContext,
   consultationId: string,
   role: ConsultationMessageRole,
   content: string,
+  answersId: string | null = null,
 ): Promise<ConsultationMessage> {
   return onConsultation(ctx, consultationId, async (tx, emit) => {
-    const message = await tx.consultationMessage.create({ data: { consultationId, role, text: content } });
+    const message = await tx.consultationMessage.create({ data: { consultationId, role, text: content, answersId } });
     emit(changed(consultationId, 'MESSAGE', message.id, role));
     return message;
   });

@@ -114,9 +114,10 @@ export class CommandConsultationStore
     return {
       consultationId,
       language: row.map.language,
+      strategy: row.strategy,
       nodes: row.map.nodes,
       summary: row.summary,
-      messages: row.messages.map((m) => ({ id: m.id, role: m.role, text: m.text })),
+      messages: row.messages.map((m) => ({ id: m.id, role: m.role, text: m.text, answersId: m.answersId })),
       unplanned: row.messages.filter((m) => m.role === 'PERSON' && !m.planned).map((m) => m.id),
       plan: consultationPlan.parse(row.plan),
       currentStep: row.currentStep,
@@ -136,8 +137,9 @@ export class CommandConsultationStore
       consultationId,
       message.role,
       message.text,
+      message.answersId ?? null,
     );
-    return { id: row.id, role: row.role, text: row.text };
+    return { id: row.id, role: row.role, text: row.text, answersId: row.answersId };
   }
 
   async markPlanned(consultationId: string, messageIds: string[]) {

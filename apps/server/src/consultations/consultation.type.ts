@@ -68,6 +68,11 @@ builder.prismaObject('ConsultationMessage', {
     text: t.exposeString('text'),
     planned: t.exposeBoolean('planned', { description: 'Whether the planner has handled it.' }),
     compressed: t.exposeBoolean('compressed', { description: 'Summarised: prompts show the summary instead.' }),
+    answersId: t.exposeID('answersId', {
+      nullable: true,
+      description:
+        "A reply's: the person's message it answers (a message sent while the reply was written is stored before it).",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -102,6 +102,18 @@ const MessagePosted = builder.objectRef<EventOf<'MessagePosted'>>('MessagePosted
   }),
 });
 
+const MessagesChanged = builder.objectRef<EventOf<'MessagesChanged'>>('MessagesChanged').implement({
+  description:
+    'An undo, redo or restore hid messages of a conversation (`deletedAt` set; kept, as cleared ones are) or showed ' +
+    'them again (`deletedAt` null).',
+  interfaces: [SequencedEventRef],
+  fields: (t) => ({
+    nodeId: t.id({ nullable: true, resolve: (e) => e.payload.nodeId }),
+    conversationId: t.id({ resolve: (e) => e.payload.conversationId }),
+    messages: t.field({ type: [MessageSnapshotRef], resolve: (e) => e.payload.messages }),
+  }),
+});
+
 const ConversationCleared = builder.objectRef<EventOf<'ConversationCleared'>>('ConversationCleared').implement({
   description: 'A conversation was cleared (its messages are kept, marked deleted).',
   interfaces: [SequencedEventRef],
@@ -301,6 +313,7 @@ const MEMBERS = {
   DependencyRemoved,
   ContextUpdated,
   MessagePosted,
+  MessagesChanged,
   ConversationCleared,
   MapCreated,
   MapUpdated,

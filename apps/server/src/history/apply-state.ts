@@ -3,12 +3,14 @@ import {
   isoDate,
   mapSnapshot,
   nodeSnapshot,
+  toContextItemSnapshot,
   toDependencySnapshot,
   toMapSnapshot,
   toNodeSnapshot,
 } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
 import { removeNodeRows } from '../maps/tree-commands.ts';
+import { archiveAsWanted, emitMessages, hideAndShowMessages } from './apply-messages.ts';
 import { diffFields } from './map-changes.ts';
 import { type Entity, fieldOf, type MapState, type NodeArchives, TRACKED_FIELDS } from './map-state.ts';
 import { parentsFirst } from './parents-first.ts';
@@ -21,7 +23,19 @@ const NODE_DATA = nodeSnapshot
   .omit({ id: true, mapId: true, version: true, createdAt: true, updatedAt: true })
   .extend({ concludedAt: rowDate, staleSince: rowDate })
   .partial();
-const MAP_DATA = mapSnapshot.pick({ title: true, problem: true, goal: true, constraints: true }).partial();
+const MAP_DATA = mapSnapshot
+  .pick({
+    title: true,
+    problem: true,
+    goal: true,
+    constraints: true,
+    language: true,
+    mode: true,
+    status: true,
+    autoRun: true,
+    tokenBudget: true,
+  })
+  .partial();
 
 /** Some of a snapshot's tracked fields by name, as its entity has them. */
 const fieldsOf = (entity: Entity, fields: readonly string[]) =>
@@ -30,9 +44,11 @@ const fieldsOf = (entity: Entity, fields: readonly string[]) =>
 /**
  * Brings the entities named in `target` to the given versions (null: absent) inside a command's transaction,
  * emitting the events a person's own edits would: NodeCreated / NodeUpdated / NodeDeleted, DependencyAdded /
- * DependencyRemoved, MapUpdated. `current` is the map as its log says it is now. A recreated node gets its old
- * id and fields back, and from `archives` (what its last deletion removed) its conversations with their
- * messages and its context items; a node deleted before deletions kept them gets empty conversations.
+ * DependencyRemoved, ContextUpdated, MapUpdated, and MessagesChanged for messages hidden or shown again.
+ * `current` is the map as its log says it is now. A recreated node gets its old id and fields back, and from
+ * `archives` (what its last deletion removed) its conversations with their messages (those the target takes away
+ * hidden) and the context items the target keeps; a node deleted before deletions kept them gets empty
+ * conversations.
  */
 export async function applyState(
   tx: Tx,
@@ -54,6 +70,13 @@ export async function applyState(
   const dropped = new Map(
     [...removedDeps, ...depsOfGone].flatMap((e) => (e.kind === 'DEPENDENCY' ? [[e.id, e.value] as const] : [])),
   );
+  // Context items of the nodes that stay are removed one by one; those of removed nodes go with them.
+  for (const [key, entity] of wanted) {
+    const item = now(key);
+    if (entity !== null || item?.kind !== 'CONTEXT_ITEM' || gone.has(item.value.nodeId)) continue;
+    await tx.contextItem.delete({ where: { id: item.id } });
+    emit({ type: 'ContextUpdated', payload: { nodeId: item.value.nodeId, action: 'REMOVED', item: item.value } });
+  }
   for (const dependency of dropped.values()) {
     if (!gone.has(dependency.nodeId) && !gone.has(dependency.dependsOnId)) {
       await tx.dependency.delete({ where: { id: dependency.id } });
@@ -83,14 +106,30 @@ export async function applyState(
     });
     emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
   }
-  await restoreNodeContent(
-    tx,
-    mapId,
-    created.map((node) => ({ nodeId: node.id, archive: archives.get(node.id) })),
+  const at = new Date().toISOString();
+  const restored = created.map((node) => {
+    const archive = archives.get(node.id);
+    return { nodeId: node.id, archive: archive && archiveAsWanted(archive, target, at) };
+  });
+  await restoreNodeContent(tx, mapId, restored);
+  // What came back with the recreated nodes is told as a person's own additions would be.
+  const restoredItems = restored.flatMap(({ archive }) => archive?.contextItems ?? []);
+  for (const item of restoredItems)
+    emit({ type: 'ContextUpdated', payload: { nodeId: item.nodeId, action: 'ADDED', item } });
+  const restoredMessages = restored.flatMap(({ nodeId, archive }) =>
+    (archive?.conversations ?? []).flatMap((c) =>
+      c.messages.map((m) => ({ ...m, conversationId: c.id, nodeId })).filter((m) => m.deletedAt === null),
+    ),
   );
+  emitMessages(emit, restoredMessages);
+  const back = new Set(restoredItems.map((item) => item.id));
+  await hideAndShowMessages(tx, emit, current, target, {
+    removedNodes: gone,
+    restored: new Set(restoredMessages.map((m) => m.id)),
+  });
   for (const [key, entity] of wanted) {
     const was = now(key);
-    if (!entity || !was || entity.kind === 'DEPENDENCY') continue;
+    if (!entity || !was || (entity.kind !== 'NODE' && entity.kind !== 'MAP')) continue;
     const fields = diffFields(entity.kind, was, entity).map((d) => d.field);
     if (fields.length === 0) continue;
     const version = { increment: 1 };
@@ -109,5 +148,13 @@ export async function applyState(
     const { id, nodeId, dependsOnId } = entity.value;
     const dependency = await tx.dependency.create({ data: { id, mapId, nodeId, dependsOnId } });
     emit({ type: 'DependencyAdded', payload: { dependency: toDependencySnapshot(dependency) } });
+  }
+  for (const [key, entity] of wanted) {
+    if (entity?.kind !== 'CONTEXT_ITEM' || now(key) || back.has(entity.id)) continue;
+    const { id, nodeId, title, content, createdAt } = entity.value;
+    const item = await tx.contextItem.create({
+      data: { id, mapId, nodeId, title, content, createdAt: new Date(createdAt) },
+    });
+    emit({ type: 'ContextUpdated', payload: { nodeId, action: 'ADDED', item: toContextItemSnapshot(item) } });
   }
 }

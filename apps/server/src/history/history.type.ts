@@ -15,7 +15,7 @@ builder.objectType(UndoRefusedError, {
   name: 'UndoRefusedError',
   description:
     'An undo, redo or restore was refused and nothing changed. `reason`: NOTHING_TO_UNDO, NOTHING_TO_REDO, ' +
-    'NOT_REVERSIBLE, or LATER_CHANGE (`laterSeq` is the later change that depends on it, `entityId` what it touched).',
+    'ALREADY_UNDONE (undoRun of a run whose undo stands), NOT_REVERSIBLE, or LATER_CHANGE (`laterSeq` is the later change that depends on it, `entityId` what it touched).',
   interfaces: [ErrorInterface],
   fields: (t) => ({
     reason: t.exposeString('reason'),
@@ -36,15 +36,20 @@ const FieldDiffRef = builder.objectRef<FieldDiff>('FieldChange').implement({
 const ChangeEntryRef = builder.objectRef<ChangeEntry>('ChangeEntry').implement({
   description: 'What one change did to one entity of the map.',
   fields: (t) => ({
-    entity: t.exposeString('kind', { description: 'MAP, NODE or DEPENDENCY.' }),
+    entity: t.exposeString('kind', { description: 'MAP, NODE, DEPENDENCY, CONTEXT_ITEM, MESSAGE or SUGGESTION.' }),
     id: t.exposeID('id'),
     action: t.exposeString('action', { description: 'CREATED, UPDATED or DELETED.' }),
     label: t.string({
-      description: "A node's question or the map's title, as it was after the change (before, for a deletion).",
+      description:
+        "A node's question, the map's title, a context item's title (its text when untitled) or a message's text, " +
+        'as it was after the change (before, for a deletion or a message hidden).',
       nullable: true,
       resolve: (entry) => {
         const entity = entry.after ?? entry.before;
         if (entity?.kind === 'NODE') return entity.value.question;
+        if (entity?.kind === 'CONTEXT_ITEM') return entity.value.title || entity.value.content;
+        if (entity?.kind === 'MESSAGE') return entity.value.content;
+        if (entity?.kind === 'SUGGESTION') return entity.value.explanation;
         return entity?.kind === 'MAP' ? entity.value.title : null;
       },
     }),

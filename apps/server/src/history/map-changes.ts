@@ -60,10 +60,36 @@ function entryOf(key: string, before: Entity | null, after: Entity | null): Chan
   return { key, kind: entity.kind, id: entity.id, action, before, after, fields };
 }
 
+/** Whether a change continues the one before it as the same step of the same run (one agent step, one change). */
+const sameStep = (previous: MapChange | undefined, change: MapChange) =>
+  previous !== undefined &&
+  change.runId !== null &&
+  change.step !== null &&
+  change.kind === 'EDIT' &&
+  previous.kind === 'EDIT' &&
+  previous.runId === change.runId &&
+  previous.step === change.step;
+
+/** Two changes of one step as one: each entity from before the first to after the second. */
+function joined(first: MapChange, second: MapChange): MapChange {
+  const before = new Map(first.entries.map((e) => [e.key, e.before] as const));
+  const after = new Map(first.entries.map((e) => [e.key, e.after] as const));
+  for (const entry of second.entries) {
+    if (!before.has(entry.key)) before.set(entry.key, entry.before);
+    after.set(entry.key, entry.after);
+  }
+  const entries = [...before]
+    .map(([key, was]) => entryOf(key, was, after.get(key) ?? null))
+    .filter((entry): entry is ChangeEntry => entry !== null);
+  return { ...first, lastSeq: second.lastSeq, entries };
+}
+
 /**
- * Folds a map's log into its changes, oldest first: the events of one command make one change; each entry
- * holds the entity before and after it. Commands that changed no tracked field (a run's progress) are left out.
- * Also returns the state after the whole log, and the archives of the nodes deleted in it.
+ * Folds a map's log into its changes, oldest first: the events of one command make one change, and the commands
+ * one step of a run wrote in a row (the sub-questions an approval creates, one command each, then their
+ * dependencies) make one change too; each entry holds the entity before and after it. Commands that changed no
+ * tracked field (a run's progress) are left out. Also returns the state after the whole log, and the archives of
+ * the nodes deleted in it.
  */
 export function buildChanges(events: readonly HistoryEvent[]): {
   changes: MapChange[];
@@ -92,7 +118,7 @@ export function buildChanges(events: readonly HistoryEvent[]): {
       .map(([key, was]) => entryOf(key, was, state.get(key) ?? null))
       .filter((entry): entry is ChangeEntry => entry !== null);
     if (entries.length === 0) continue;
-    changes.push({
+    const change: MapChange = {
       seq: first.changeSeq,
       lastSeq: last.seq,
       at: first.createdAt,
@@ -104,7 +130,17 @@ export function buildChanges(events: readonly HistoryEvent[]): {
       kind: first.changeKind,
       revertsSeq: first.revertsSeq,
       entries,
-    });
+    };
+    const previous = changes.at(-1);
+    if (previous && sameStep(previous, change)) changes[changes.length - 1] = joined(previous, change);
+    else changes.push(change);
   }
   return { changes, state, archives };
+}
+
+/** The map as its log says it was just after the change that starts at or before `seq` (the commands up to it). */
+export function stateAt(events: readonly HistoryEvent[], seq: number): MapState {
+  const state: MapState = new Map();
+  for (const event of events) if (event.changeSeq <= seq) applyEvent(state, event);
+  return state;
 }

@@ -21,6 +21,10 @@ function dependsOn(entry: ChangeEntry, later: ChangeEntry): boolean {
     const fields = new Set(entry.fields.map((d) => d.field));
     return later.fields.some((d) => fields.has(d.field));
   }
+  // What was added on a node is gone with it when a later change deleted that node.
+  const on = fieldOf(entry.after ?? entry.before, 'nodeId');
+  if ((entry.kind === 'MESSAGE' || entry.kind === 'CONTEXT_ITEM') && later.kind === 'NODE')
+    return later.action === 'DELETED' && later.id === on;
   if (entry.action !== 'CREATED' || entry.kind !== 'NODE') return false;
   const entity = later.after ?? later.before;
   return ['parentId', 'nodeId', 'dependsOnId'].some((field) => fieldOf(entity, field) === entry.id);

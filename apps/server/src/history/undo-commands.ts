@@ -4,11 +4,12 @@ import { NotFoundError, ValidationError } from '../commands/domain-errors.ts';
 import { id, parseInput } from '../commands/input.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
 import { applyState } from './apply-state.ts';
+import type { HistoryEvent } from './history-events.ts';
 import { readHistoryEvents } from './history-events.ts';
-import { buildChanges, type MapChange } from './map-changes.ts';
+import { buildChanges, type MapChange, stateAt } from './map-changes.ts';
 import type { Entity } from './map-state.ts';
 import { nextUndo, personStacks, revertPlan } from './revert-plan.ts';
-import { runEdits } from './reverted-by.ts';
+import { revertedBy, runEdits } from './reverted-by.ts';
 import { takeBackSuggestionDecisions } from './suggestion-decisions.ts';
 import { UndoRefusedError } from './undo-refused-error.ts';
 
@@ -22,6 +23,7 @@ export interface CompensationResult {
 type Plan = (
   changes: MapChange[],
   current: Map<string, Entity>,
+  events: readonly HistoryEvent[],
 ) => {
   target: Map<string, Entity | null>;
   kind: 'UNDO' | 'REDO' | 'RESTORE';
@@ -39,7 +41,7 @@ async function compensate(ctx: CommandContext, mapId: string, plan: Plan): Promi
   await mutateMap(ctx, mapId, async (tx, emit, map) => {
     const events = await readHistoryEvents(tx, mapId);
     const { changes, state, archives } = buildChanges(events);
-    const { target, kind, reverts, takenBack } = plan(changes, state);
+    const { target, kind, reverts, takenBack } = plan(changes, state, events);
     // The change's metadata is read by mutateMap from the context.
     ctx.change = { kind, reverts };
     const before = map.lastSeq;
@@ -118,7 +120,8 @@ export function undoRunCreations(ctx: CommandContext, runId: string): Promise<Co
   return takeBackRun(ctx, runId, {
     nothing: 'this run created nothing on the map',
     whole: false,
-    taken: (entry) => entry.action === 'CREATED',
+    // Its nodes and dependencies: what it said (its messages) stays, as the fork's own does.
+    taken: (entry) => entry.action === 'CREATED' && (entry.kind === 'NODE' || entry.kind === 'DEPENDENCY'),
   });
 }
 
@@ -130,8 +133,13 @@ async function takeBackRun(
   const run = await ctx.db.read.agentRun.findUnique({ where: { id: runId }, select: { mapId: true } });
   if (!run) throw new NotFoundError('AgentRun', runId);
   return compensate({ ...ctx }, run.mapId, (changes, current) => {
-    const mine = runEdits(changes, runId, how.taken);
-    if (mine.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', how.nothing);
+    const edits = runEdits(changes, runId, how.taken);
+    if (edits.length === 0) throw new UndoRefusedError('NOTHING_TO_UNDO', how.nothing);
+    // What an undo that still stands took back is not taken back again.
+    const undone = revertedBy(changes);
+    const mine = edits.filter((c) => !undone.has(c.seq));
+    if (mine.length === 0)
+      throw new UndoRefusedError('ALREADY_UNDONE', 'this run was undone already (redo that undo to bring it back)');
     return {
       target: revertPlan(mine, changes, current),
       kind: 'UNDO',
@@ -144,11 +152,11 @@ async function takeBackRun(
 /** Restores the map as it was just after sequence number `seq`, as a new change. */
 export async function restoreMap(ctx: CommandContext, raw: unknown): Promise<CompensationResult> {
   const { mapId, seq } = parseInput(z.object({ mapId: id, seq: z.number().int().min(1) }), raw);
-  return compensate({ ...ctx }, mapId, (changes, current) => {
+  return compensate({ ...ctx }, mapId, (changes, current, events) => {
     const last = changes.at(-1)?.lastSeq ?? 0;
     if (seq > last) throw new ValidationError('seq', `the map's history ends at ${last}`);
     return {
-      target: restoreTarget(changes, current, seq),
+      target: restoreTarget(changes, current, stateAt(events, seq)),
       kind: 'RESTORE',
       reverts: null,
       takenBack: changes.filter((c) => c.seq > seq).map((c) => c.seq),
@@ -156,22 +164,16 @@ export async function restoreMap(ctx: CommandContext, raw: unknown): Promise<Com
   });
 }
 
-/** Every entity of the map now or at `seq`, as it was at `seq` (null: absent then). */
-function restoreTarget(changes: MapChange[], current: Map<string, Entity>, seq: number) {
-  // The state at `seq` is folded from the changes' entries: the last version of each entity up to it.
-  const then = new Map<string, Entity | null>();
-  for (const change of changes) {
-    if (change.seq > seq) break;
-    for (const entry of change.entries) then.set(entry.key, entry.after);
-  }
+/**
+ * Every entity the map has had, as it was at the moment restored (`then`; null: absent then). The map itself is
+ * never absent: its fields go back.
+ */
+function restoreTarget(changes: MapChange[], current: Map<string, Entity>, then: Map<string, Entity>) {
+  const keys = new Set([...current.keys(), ...then.keys(), ...changes.flatMap((c) => c.entries.map((e) => e.key))]);
   const target = new Map<string, Entity | null>();
-  for (const key of new Set([...current.keys(), ...then.keys()])) {
-    if (key.startsWith('MAP:')) {
-      const was = then.get(key);
-      if (was) target.set(key, was);
-      continue;
-    }
-    target.set(key, then.get(key) ?? null);
+  for (const key of keys) {
+    const was = then.get(key) ?? null;
+    if (was || !key.startsWith('MAP:')) target.set(key, was);
   }
   return target;
 }

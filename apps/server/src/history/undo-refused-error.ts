@@ -1,7 +1,7 @@
 import { ConflictError } from '../commands/domain-errors.ts';
 
 /** Why an undo, redo or restore was refused. */
-export type UndoRefusal = 'NOTHING_TO_UNDO' | 'NOTHING_TO_REDO' | 'LATER_CHANGE' | 'NOT_REVERSIBLE';
+export type UndoRefusal = 'NOTHING_TO_UNDO' | 'NOTHING_TO_REDO' | 'LATER_CHANGE' | 'ALREADY_UNDONE' | 'NOT_REVERSIBLE';
 
 /**
  * An undo, redo or restore that would lose or contradict something: `laterSeq` names the later change that

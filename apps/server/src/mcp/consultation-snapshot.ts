@@ -24,7 +24,8 @@ export interface ConsultationSnapshot extends Record<string, unknown> {
   /** The step in progress, in words ('' before the planner made a plan). */
   step: string;
   context: unknown;
-  messages: { id: string; role: string; text: string; planned: boolean }[];
+  /** `answersId`: for a reply, the person's message it answers. */
+  messages: { id: string; role: string; text: string; planned: boolean; answersId: string | null }[];
   logs: { at: string; text: string }[];
   records: { id: string; kind: string; content: string; sourceMessageId: string | null; version: number }[];
   notes: { path: string; size: number; downloadUrl: string }[];
@@ -69,7 +70,9 @@ export async function loadConsultationSnapshot(
     currentStep: row.currentStep,
     step: plan[row.currentStep] ?? '',
     context: row.context,
-    messages: row.messages.reverse().map((m) => ({ id: m.id, role: m.role, text: m.text, planned: m.planned })),
+    messages: row.messages
+      .reverse()
+      .map((m) => ({ id: m.id, role: m.role, text: m.text, planned: m.planned, answersId: m.answersId })),
     logs: consultationLogs.parse(row.logs).slice(-RECENT.logs),
     records: row.records.map((r) => ({
       id: r.id,

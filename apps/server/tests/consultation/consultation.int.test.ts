@@ -268,6 +268,70 @@ describe.each(providers)('consultations through the API on %s', (provider) => {
     expect(prompt).toMatch(/plan with these\):\n\[\w+\] Person: second\n/);
   });
 
+  /** A front agent whose first reply is held half-way until `release`, each reply saying which message it answers. */
+  function heldFront() {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answer: SchemaAnswer = (prompt, n) => {
+      const content = JSON.stringify(front(prompt.includes('my budget is 500') ? 'Budget, noted.' : 'Tea, noted.'));
+      return n === 1 ? { content, chunkSize: 4, pauseAfterChars: 8, resume: held } : { content, chunkSize: 8 };
+    };
+    return { answer, release: () => release() };
+  }
+
+  it('should answer with ENQUEUE a message sent while the reply to the one before is written, after that reply', async () => {
+    const reply = heldFront();
+    const { client, id } = await open({ front_reply: reply.answer, planner_decision: () => decision({}) }, 'ENQUEUE');
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
+    await eventually(async () => requestsOf('front_reply').length === 1, 'the first reply being written');
+    const second = await call(client, SEND_CONSULTATION_MESSAGE, {
+      input: { consultationId: id, text: 'my budget is 500' },
+    });
+    reply.release();
+    const done = await idle(client, id, 4);
+    const first = done.messages[0]!.id;
+    expect(done.messages.map((m) => [m.role, m.text, m.answersId, m.planned])).toEqual([
+      ['PERSON', 'I sell tea', null, true],
+      ['PERSON', 'my budget is 500', null, true],
+      ['ASSISTANT', 'Tea, noted.', first, false],
+      ['ASSISTANT', 'Budget, noted.', second.messageId, false],
+    ]);
+    // The second reply's prompt has the conversation as the person lived it: the first reply before the second message.
+    const prompt = requestsOf('front_reply')[1]?.body.messages?.map((m) => m.content);
+    expect(prompt?.slice(1, 4)).toEqual(['I sell tea', 'Tea, noted.', 'my budget is 500']);
+  });
+
+  it('should answer with ENQUEUE every message once, in order, when the server restarts before the queued one is answered', async () => {
+    const reply = heldFront();
+    const { client, id } = await open(
+      {
+        front_reply: reply.answer,
+        // The first turn's planner thinks long: the server restarts while it does, the queued message unanswered.
+        planner_decision: (_p, n) =>
+          n === 1 ? { content: JSON.stringify(decision({})), delayMs: 10_000 } : decision({}),
+      },
+      'ENQUEUE',
+    );
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'I sell tea' } });
+    await eventually(async () => requestsOf('front_reply').length === 1, 'the first reply being written');
+    await call(client, SEND_CONSULTATION_MESSAGE, { input: { consultationId: id, text: 'my budget is 500' } });
+    reply.release();
+    await eventually(async () => (await read(client, id)).messages.length === 3, 'the first reply stored');
+    await server.restart();
+    const again = server.connect(server.alice.token).client;
+    const done = await idle(again, id, 4);
+    expect(done.messages.map((m) => [m.role, m.text])).toEqual([
+      ['PERSON', 'I sell tea'],
+      ['PERSON', 'my budget is 500'],
+      ['ASSISTANT', 'Tea, noted.'],
+      ['ASSISTANT', 'Budget, noted.'],
+    ]);
+    expect(done.messages.every((m) => m.role !== 'PERSON' || m.planned)).toBe(true);
+    expect(requestsOf('front_reply')).toHaveLength(2);
+  });
+
   it('should change the strategy of a running consultation: the next message during a turn follows the new one', async () => {
     const slowPlanner: SchemaAnswer = (_p, n) =>
       n === 1 ? { content: JSON.stringify(decision({})), delayMs: 1500 } : decision({});

@@ -1,4 +1,9 @@
-import type { ConsultationMessageRole, ConsultationRecordKind, Language } from '../domain/enums.ts';
+import type {
+  ConsultationMessageRole,
+  ConsultationRecordKind,
+  ConsultationStrategy,
+  Language,
+} from '../domain/enums.ts';
 import type { SubQuestionProposal } from '../schemas/sub-question-proposal.ts';
 import type { Idempotent } from './store-port.ts';
 
@@ -7,6 +12,12 @@ export interface ConsultationMessage {
   id: string;
   role: ConsultationMessageRole;
   text: string;
+  /**
+   * For the front agent's reply: the person's message it answers (and every one of theirs before it). A message
+   * sent while a turn runs is stored before that turn's reply, so the order alone cannot say what a reply answers.
+   * Absent on the person's messages, on the planner's questions, and on replies stored before replies said it.
+   */
+  answersId?: string | null;
 }
 
 /** A structured record the planner decided to keep (a row in the product's database). */
@@ -49,6 +60,11 @@ export interface ConsultationPlan {
 export interface ConsultationSnapshot extends ConsultationPlan {
   consultationId: string;
   language: Language;
+  /**
+   * What a message sent during a turn does: with ENQUEUE each of the person's messages gets its own reply, in
+   * order; with INTERRUPT (or REJECT) one reply answers the latest, the earlier ones in view.
+   */
+  strategy: ConsultationStrategy;
   /** The summary of messages compressed out of the prompts ('' when none). */
   summary: string;
   /** The messages after the summary, oldest first. */

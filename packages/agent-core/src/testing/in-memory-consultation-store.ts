@@ -1,4 +1,4 @@
-import type { Language } from '../domain/enums.ts';
+import type { ConsultationStrategy, Language } from '../domain/enums.ts';
 import type { TurnLifecycle, TurnOutcome } from '../graphs/consultation/conductor.ts';
 import { normalizeNotePath } from '../graphs/consultation/note-path.ts';
 import type {
@@ -15,6 +15,7 @@ import type { Idempotent } from '../ports/store-port.ts';
 
 interface Held extends ConsultationPlan {
   language: Language;
+  strategy: ConsultationStrategy;
   summary: string;
   messages: (ConsultationMessage & { planned: boolean; compressed: boolean })[];
   records: (ConsultationRecordDraft & { id: string })[];
@@ -37,9 +38,10 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
   private sequence = 0;
 
   /** Creates a consultation; the test's starting point. */
-  add(id: string, language: Language = 'en'): void {
+  add(id: string, language: Language = 'en', strategy: ConsultationStrategy = 'INTERRUPT'): void {
     this.consultations.set(id, {
       language,
+      strategy,
       summary: '',
       messages: [],
       records: [],
@@ -65,8 +67,9 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
     return {
       consultationId,
       language: held.language,
+      strategy: held.strategy,
       summary: held.summary,
-      messages: visible.map(({ id, role, text }) => ({ id, role, text })),
+      messages: visible.map(({ id, role, text, answersId }) => ({ id, role, text, answersId })),
       unplanned: visible.filter((m) => m.role === 'PERSON' && !m.planned).map((m) => m.id),
       plan: [...held.plan],
       currentStep: held.currentStep,
@@ -80,7 +83,7 @@ export class InMemoryConsultationStore implements ConsultationStorePort, TurnLif
     const stored = { ...message, id: `m${++this.sequence}`, planned: false, compressed: false };
     this.get(consultationId).messages.push(stored);
     this.writes.push(`message ${message.role} ${message.text}`);
-    return { id: stored.id, role: stored.role, text: stored.text };
+    return { id: stored.id, role: stored.role, text: stored.text, answersId: stored.answersId ?? null };
   }
 
   async markPlanned(consultationId: string, messageIds: string[]) {

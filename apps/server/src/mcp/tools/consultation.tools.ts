@@ -85,8 +85,14 @@ export function registerConsultationTools(server: McpServer, ctx: McpContext): v
             return running === 0;
           }
           if (turnEnded) return true;
+          // A reply to an earlier message, stored after this one was sent (ENQUEUE), is not its reply.
           const replies = await ctx.commands.db.read.consultationMessage.count({
-            where: { consultationId: input.consultationId, role: 'ASSISTANT', createdAt: { gte: stored.createdAt } },
+            where: {
+              consultationId: input.consultationId,
+              role: 'ASSISTANT',
+              createdAt: { gte: stored.createdAt },
+              OR: [{ answersId: null }, { answersId: sent.message.id }],
+            },
           });
           return replies > 0;
         };
@@ -100,7 +106,11 @@ export function registerConsultationTools(server: McpServer, ctx: McpContext): v
         );
         const snapshot = await loadConsultationSnapshot(ctx.commands, ctx.notes, input.consultationId);
         const mine = snapshot.messages.findIndex((m) => m.id === sent.message.id);
-        const reply = snapshot.messages.slice(mine + 1).find((m) => m.role === 'ASSISTANT')?.text ?? null;
+        const earlier = new Set(snapshot.messages.slice(0, mine).map((m) => m.id));
+        const reply =
+          snapshot.messages
+            .slice(mine + 1)
+            .find((m) => m.role === 'ASSISTANT' && !(m.answersId && earlier.has(m.answersId)))?.text ?? null;
         const result = { messageId: sent.message.id, reply, ...snapshot };
         const summary =
           snapshot.stage === ConsultationStage.UNDERSTANDING

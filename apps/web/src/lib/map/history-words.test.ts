@@ -21,6 +21,7 @@ describe('the words of the map history', () => {
     const questionOf = (id: string) => (id === 'n1' ? 'Open a bakery?' : undefined);
     expect(valueWords('parentId', 'n1', 'en', questionOf)).toBe('Open a bakery?');
     expect(valueWords('status', 'COMPLETED', 'zh', questionOf)).toBe('已完成');
+    expect(valueWords('status', 'ACTIVE', 'en', questionOf)).toBe('In progress');
     expect(valueWords('staleSince', null, 'en', questionOf)).toBe('—');
     expect(valueWords('staleReason', 'DEPENDENCY_CHANGED', 'en', questionOf)).not.toBe('DEPENDENCY_CHANGED');
     expect(valueWords('constraints', ['a', 'b'], 'zh', questionOf)).toBe('a、b');

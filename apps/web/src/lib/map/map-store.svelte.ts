@@ -128,6 +128,7 @@ export class MapStore {
         this.deleted = true;
         return;
       case 'MessagePosted':
+      case 'MessagesChanged':
       case 'ContextUpdated':
       case 'ConversationCleared': {
         const detail = event.nodeId ? this.details[event.nodeId] : undefined;

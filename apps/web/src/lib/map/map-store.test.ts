@@ -127,6 +127,20 @@ describe('MapStore', () => {
       clearedCount: 1,
     });
     expect(store.details.a?.conversations[0]?.messages).toEqual([]);
+    // An undo of the clearing shows the message again; an undo of its posting hides it.
+    const changed = (seq: number, deletedAt: string | null): MapEvent => ({
+      __typename: 'MessagesChanged',
+      mapId: 'm1',
+      seq,
+      at,
+      nodeId: 'a',
+      conversationId: 'c-dec',
+      messages: [{ ...message, deletedAt }],
+    });
+    store.apply(changed(7, null));
+    expect(store.details.a?.conversations[0]?.messages.map((m) => m.id)).toEqual(['msg1']);
+    store.apply(changed(8, at));
+    expect(store.details.a?.conversations[0]?.messages).toEqual([]);
   });
 
   it('should add and remove context items of the open panel', () => {

@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import type { Language } from '../../domain/enums.ts';
+import type { ConsultationStrategy, Language } from '../../domain/enums.ts';
 import type {
   ConsultationMapNode,
   ConsultationMessage,
@@ -19,6 +19,8 @@ export const ConsultationState = Annotation.Root({
   consultationId: last<string>(() => ''),
   /** The language prompts and offline answers use; read from the store. */
   language: last<Language>(() => 'en'),
+  /** What a message sent during a turn does (read from the store): ENQUEUE answers each of the person's in turn. */
+  strategy: last<ConsultationStrategy>(() => 'INTERRUPT'),
   /** The summary of earlier messages, shown in prompts instead of them ('' when nothing was compressed). */
   summary: last<string>(() => ''),
   /** Messages the person sees, after the summary, oldest first (design 003's `messages`). */

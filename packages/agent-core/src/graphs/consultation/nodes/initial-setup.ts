@@ -14,6 +14,7 @@ export function initialSetup(deps: ConsultationDeps) {
     const snapshot = await deps.store.load(state.consultationId);
     return {
       language: snapshot.language,
+      strategy: snapshot.strategy,
       summary: snapshot.summary,
       messages: snapshot.messages,
       unplanned: snapshot.unplanned,

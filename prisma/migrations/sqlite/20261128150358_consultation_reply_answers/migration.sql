@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ConsultationMessage" ADD COLUMN "answersId" TEXT;
