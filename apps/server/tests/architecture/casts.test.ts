@@ -9,7 +9,16 @@ const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** Where type assertions are counted: every app and package, and the benchmarks. */
 const COUNTED = ['apps', 'packages', 'bench'];
-const SKIPPED_DIRS = new Set(['node_modules', 'generated', 'dist', 'build', '.svelte-kit', '.turbo', 'tests', 'testing']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  'generated',
+  'dist',
+  'build',
+  '.svelte-kit',
+  '.turbo',
+  'tests',
+  'testing',
+]);
 /** Test files and test helpers: what runs only under a test runner. */
 const TEST_FILE = /\.test\.ts$|test-|testing|^vitest.*\.config\.ts$/;
 
