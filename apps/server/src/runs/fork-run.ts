@@ -6,7 +6,14 @@ import {
   ReviewDecompositionReplySchema,
   type SubQuestionProposal,
 } from '@thinkingmap/agent-core';
-import { AgentGraph, type AgentRun, DecompositionStrategy, NodeIntent, QuestionKind } from '@thinkingmap/db';
+import {
+  AgentGraph,
+  type AgentRun,
+  DecompositionStrategy,
+  isJsonObject,
+  NodeIntent,
+  QuestionKind,
+} from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
@@ -79,7 +86,7 @@ export async function forkRun(engine: RunEngine, ctx: CommandContext, raw: unkno
   const problem = forkChangeProblem(step, change);
   if (problem) throw new ValidationError(problem.field, problem.message);
   const input = {
-    ...(from.input as Record<string, unknown>),
+    ...(isJsonObject(from.input) ? from.input : {}),
     ...(parsed.intent ? { intentOverride: parsed.intent } : {}),
     ...(parsed.strategy ? { strategyOverride: parsed.strategy } : {}),
     proposalOverride: null,
