@@ -69,7 +69,10 @@ interface EstreeNode {
 function castsInSvelte(file: string, text: string): string[] {
   const found: { line: number; type: string }[] = [];
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
     if (value === null || typeof value !== 'object') return;
     const node: EstreeNode = value;
     if ((node.type === 'TSAsExpression' || node.type === 'TSTypeAssertion') && node.typeAnnotation) {
