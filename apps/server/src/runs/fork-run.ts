@@ -5,6 +5,7 @@ import {
   isForkableStep,
   ReviewDecompositionReplySchema,
   type SubQuestionProposal,
+  SubQuestionProposalSchema,
 } from '@thinkingmap/agent-core';
 import {
   AgentGraph,
@@ -51,7 +52,9 @@ async function editedProposal(
     orderBy: { createdAt: 'desc' },
     select: { context: true },
   });
-  const reviewed = (review?.context as { proposal?: SubQuestionProposal } | null)?.proposal;
+  const context = review?.context;
+  const stored = isJsonObject(context) ? context.proposal : undefined;
+  const reviewed = SubQuestionProposalSchema.safeParse(stored).data;
   if (!reviewed) throw new NotFoundError('RunStep', `${from.id}/reviewProposal`);
   return { ...reviewed, subQuestions: edited.data.subQuestions };
 }
