@@ -36,6 +36,17 @@ function add(table: Map<string, { count: number; ms: number }>, key: string, ms:
   table.set(key, row);
 }
 
+/** The object with each of its methods called through `around` (the method's name, the call itself). */
+function aroundEach<T extends object>(object: T, around: (name: string, call: () => unknown) => unknown): T {
+  return new Proxy(object, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => around(String(key), () => Reflect.apply(value, target, args));
+    },
+  });
+}
+
 /**
  * Wraps a database so every write transaction and every read is counted and timed: where a processed node's
  * time goes. A write's time runs from its call (queue wait included) to its commit.
@@ -53,24 +64,19 @@ export function profileDatabase(
       profile.reads.clear();
     },
   };
+  const timed = async (name: string, call: () => unknown) => {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      add(profile.reads, name, performance.now() - started);
+    }
+  };
   const read = new Proxy(db.read, {
-    get(target, model: string) {
-      const delegate = (target as Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>>)[model];
-      if (!delegate) return delegate;
-      return new Proxy(delegate, {
-        get(d, method: string) {
-          const fn = d[method];
-          if (typeof fn !== 'function') return fn;
-          return async (...args: unknown[]) => {
-            const started = performance.now();
-            try {
-              return await fn.apply(d, args);
-            } finally {
-              add(profile.reads, `${model}.${method}`, performance.now() - started);
-            }
-          };
-        },
-      });
+    get(target, model) {
+      const delegate = Reflect.get(target, model);
+      if (!delegate || typeof delegate !== 'object') return delegate;
+      return aroundEach(delegate, (method, call) => timed(`${String(model)}.${method}`, call));
     },
   });
   let current: { touched: Set<string> } | undefined;
@@ -85,16 +91,16 @@ export function profileDatabase(
           current = counted;
           return work(
             new Proxy(tx, {
-              get(target, model: string) {
-                const value = (target as unknown as Record<string, unknown>)[model];
+              get(target, model) {
+                const value = Reflect.get(target, model);
                 if (typeof model === 'string' && !model.startsWith('$') && value && typeof value === 'object') {
                   touched.add(model);
                   statements++;
                 }
-                if (RAW_STATEMENTS.has(model)) statements++;
+                if (typeof model === 'string' && RAW_STATEMENTS.has(model)) statements++;
                 return typeof value === 'function' ? value.bind(target) : value;
               },
-            }) as Tx,
+            }),
           ).finally(() => {
             if (current === counted) current = undefined;
           });
@@ -112,17 +118,10 @@ export function profileDatabase(
   };
   // What the map log's statements (every command's map row, events and receipts) touch counts as their write's tables
   // (on SQLite one write's work runs at a time; on PostgreSQL this is rough); the statements are counted on the tx.
-  const mapLog = Object.fromEntries(
-    Object.entries(db.mapLog).map(([name, fn]) => [
-      name,
-      (...args: unknown[]) => {
-        if (current) {
-          current.touched.add(name === 'append' ? 'event' : name.includes('eceipt') ? 'commandReceipt' : 'map');
-        }
-        return (fn as (...a: unknown[]) => unknown)(...args);
-      },
-    ]),
-  ) as unknown as Database['mapLog'];
+  const mapLog = aroundEach(db.mapLog, (name, call) => {
+    current?.touched.add(name === 'append' ? 'event' : name.includes('eceipt') ? 'commandReceipt' : 'map');
+    return call();
+  });
   // The checkpoint log's writes likewise; its reads are reads.
   const checkpointWrite =
     (name: 'putCheckpoints' | 'putWrites' | 'deleteThreads') => (tx: Tx, rows: readonly never[]) => {
@@ -147,21 +146,11 @@ export function profileDatabase(
     writesOf: checkpointRead('writesOf', db.checkpointLog.writesOf),
   };
   // The run log's lookups likewise.
-  const runLog = Object.fromEntries(
-    Object.entries(db.runLog).map(([name, fn]) => [
-      name,
-      (...args: unknown[]) => {
-        current?.touched.add(name === 'nodeState' ? 'node' : 'agentRun');
-        return (fn as (...a: unknown[]) => unknown)(...args);
-      },
-    ]),
-  ) as unknown as Database['runLog'];
-  const agentReads = Object.fromEntries(
-    Object.entries(db.agentReads).map(([name, fn]) => [
-      name,
-      checkpointRead(`agentReads.${name}`, fn as (...args: unknown[]) => Promise<unknown>),
-    ]),
-  ) as unknown as Database['agentReads'];
+  const runLog = aroundEach(db.runLog, (name, call) => {
+    current?.touched.add(name === 'nodeState' ? 'node' : 'agentRun');
+    return call();
+  });
+  const agentReads = aroundEach(db.agentReads, (name, call) => timed(`agentReads.${name}`, call));
   return {
     db: {
       provider: db.provider,

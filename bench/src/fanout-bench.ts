@@ -76,7 +76,8 @@ async function mutate(endpoint: string, token: string, nodeId: string, question:
   const result = body.data.updateNode;
   if (result.__typename === 'Node') mutate.version[nodeId] = result.version;
 }
-mutate.version = {} as Record<string, number>;
+const versions: Record<string, number> = {};
+mutate.version = versions;
 
 /**
  * (b) Mutation → event received by 1, 100 and 1,000 subscribers over graphql-ws and SSE: latency from

@@ -13,7 +13,13 @@ function toMs(value: string): number {
   const match = /^([\d.]+)(us|ms|s|m)$/.exec(value.trim());
   if (!match) return Number.NaN;
   const n = Number(match[1]);
-  return { us: n / 1000, ms: n, s: n * 1000, m: n * 60_000 }[match[2] as 'us' | 'ms' | 's' | 'm'];
+  const unit = new Map([
+    ['us', n / 1000],
+    ['ms', n],
+    ['s', n * 1000],
+    ['m', n * 60_000],
+  ]);
+  return unit.get(match[2] ?? '') ?? Number.NaN;
 }
 
 /** Writes the Lua script that makes wrk send `spec`. */

@@ -74,7 +74,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
   const work = clients.map((api, i) =>
     workAsPerson({ api, language: people[i]!.language, pace, tally, running: () => running }),
   );
-  const feeds: FeedTally[] = ['graphql-ws held', 'SSE held', 'graphql-ws coming and going'].map((name) => ({
+  const tallyOf = (name: string): FeedTally => ({
     name,
     delivered: 0,
     skipped: 0,
@@ -82,8 +82,13 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     position: 0,
     overviews: 0,
     errors: 0,
-  }));
-  const [wsFeed, sseFeed, roamingFeed] = feeds as [FeedTally, FeedTally, FeedTally];
+  });
+  const [wsFeed, sseFeed, roamingFeed] = [
+    tallyOf('graphql-ws held'),
+    tallyOf('SSE held'),
+    tallyOf('graphql-ws coming and going'),
+  ];
+  const feeds = [wsFeed, sseFeed, roamingFeed];
   const dashboards = [
     openDashboard({ endpoint, token: people[0]!.token, transport: 'graphql-ws', tally: wsFeed }),
     openDashboard({ endpoint, token: people[1]!.token, transport: 'sse', tally: sseFeed }),

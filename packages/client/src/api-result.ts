@@ -42,5 +42,6 @@ export function isApiError<T>(value: T): value is Extract<T, ApiErrorResult> {
  * exactly one root field, so the first (only) value of `data` is that field's value.
  */
 export function rootField<Document>(data: ResultOf<Document>): RootFieldOf<Document> {
-  return Object.values(data as object)[0] as RootFieldOf<Document>;
+  for (const field in data) return data[field];
+  throw new Error('a result without its root field');
 }

@@ -13,15 +13,13 @@ const parseNow = initGraphQLTada<{
   disableMasking: true;
 }>();
 
-type ParseNow = (source: string, fragments?: readonly unknown[]) => { definitions: unknown; loc?: unknown };
-
 /**
  * A document that is parsed the first time it is read: a page imports every document of the API but sends only a
  * few of them at start, so a page's start parses those few instead of all of them. Reads and writes of the
  * document's parts (urql keeps its own `loc`) go to the parsed document.
  */
-function parsedWhenRead<D extends { definitions: unknown; loc?: unknown }>(parse: () => D): D {
-  let parsed: D | undefined;
+function parsedWhenRead(parse: () => { definitions: unknown; loc?: unknown }) {
+  let parsed: ReturnType<typeof parse> | undefined;
   const document = () => {
     parsed ??= parse();
     return parsed;
@@ -37,20 +35,18 @@ function parsedWhenRead<D extends { definitions: unknown; loc?: unknown }>(parse
     set loc(value) {
       document().loc = value;
     },
-  } as unknown as D;
+  };
 }
 
 /**
  * Writes a typed GraphQL document: its result and variables types are read from the committed
  * contract (apps/server/schema.graphql, through `graphql-env.d.ts`), so no type is written by hand.
  * Fragments are not masked: a document's result carries its fragments' fields directly. The text is parsed when
- * the document is first used ({@link parsedWhenRead}).
+ * the document is first used ({@link parsedWhenRead}); the call keeps gql.tada's signature, `scalar` and `persisted`.
  */
-export const graphql = Object.assign(
-  ((source: string, fragments?: readonly unknown[]) =>
-    parsedWhenRead(() => (parseNow as unknown as ParseNow)(source, fragments))) as unknown as typeof parseNow,
-  { scalar: parseNow.scalar, persisted: parseNow.persisted },
-);
+export const graphql = new Proxy(parseNow, {
+  apply: (target, self, args) => parsedWhenRead(() => Reflect.apply(target, self, args)),
+});
 
 /** The TypeScript type of one of the schema's enums (or scalars), e.g. `SchemaEnum<'NodeStatus'>`. */
 export type SchemaEnum<Name extends string> = ReturnType<typeof graphql.scalar<Name>>;

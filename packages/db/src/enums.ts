@@ -27,6 +27,11 @@ export const QuestionKind = {
 /** One of {@link QuestionKind}'s values. */
 export type QuestionKind = (typeof QuestionKind)[keyof typeof QuestionKind];
 
+/** Whether `value` is one of `values`: a string read from outside, narrowed to the union it belongs to. */
+export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return values.some((known) => known === value);
+}
+
 /**
  * The person's gates: a run asking one of these never goes on without their answer — not by expiry, not by
  * default. An expired gate question stays answerable and its run is PAUSED (see {@link ANSWERABLE_RUN_STATUSES}).
@@ -38,7 +43,7 @@ export const GATE_QUESTION_KINDS: readonly QuestionKind[] = [
 ];
 
 /** Whether a question of `kind` is one of the person's gates ({@link GATE_QUESTION_KINDS}). */
-export const isGateQuestion = (kind: string): boolean => (GATE_QUESTION_KINDS as readonly string[]).includes(kind);
+export const isGateQuestion = (kind: string): boolean => isOneOf(GATE_QUESTION_KINDS, kind);
 
 /**
  * The statuses of a run that has not ended: it works, waits for the person, or waits for its node's open
@@ -66,7 +71,7 @@ export const OPEN_RUN_STATUSES: readonly RunStatus[] = [
 ];
 
 /** Whether a run of `status` has not ended ({@link OPEN_RUN_STATUSES}). */
-export const isRunOpen = (status: string): boolean => (OPEN_RUN_STATUSES as readonly string[]).includes(status);
+export const isRunOpen = (status: string): boolean => isOneOf(OPEN_RUN_STATUSES, status);
 
 /** The agent graphs a run can execute (`AgentRun.agent`). */
 export const AgentGraph = {
@@ -111,8 +116,7 @@ export const ENDED_DIVERGENT_TASK_STATUSES = [
 export type EndedDivergentTaskStatus = (typeof ENDED_DIVERGENT_TASK_STATUSES)[number];
 
 /** Whether a divergent task of `status` has ended ({@link ENDED_DIVERGENT_TASK_STATUSES}). */
-export const isDivergentTaskEnded = (status: string): boolean =>
-  (ENDED_DIVERGENT_TASK_STATUSES as readonly string[]).includes(status);
+export const isDivergentTaskEnded = (status: string): boolean => isOneOf(ENDED_DIVERGENT_TASK_STATUSES, status);
 
 /** How a divergent session ended (`DivergentFinished.outcome`). */
 export const DivergentOutcome = {

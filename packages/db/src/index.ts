@@ -38,6 +38,7 @@ export {
   withRelaxedWrites,
 } from './database.ts';
 export * from './enums.ts';
+export { isJsonObject, jsonColumn } from './json.ts';
 export type { EventRow, LoggedMap, MapLog } from './map-log.ts';
 export type { MapVersion } from './map-version.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';

@@ -47,15 +47,12 @@ const PG_LOCK_ID = 72707369;
 export function migrateSqlite(db: BetterSqlite3.Database): string[] {
   db.exec(SQLITE_TABLE);
   const done = new Set(
-    (
-      db
-        .prepare(
-          'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-        )
-        .all() as {
-        migration_name: string;
-      }[]
-    ).map((row) => row.migration_name),
+    db
+      .prepare<[], { migration_name: string }>(
+        'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      )
+      .all()
+      .map((row) => row.migration_name),
   );
   const applied: string[] = [];
   for (const migration of listMigrations('sqlite')) {

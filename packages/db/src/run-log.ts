@@ -3,6 +3,7 @@ import type { ConversationKind, DecisionKind, QuestionStatus } from '../generate
 import { type DependedOnNode, dependenciesOf } from './agent-reads.ts';
 import type { Tx } from './database.ts';
 import { ACTIVE_RUN_STATUSES } from './enums.ts';
+import { jsonColumn } from './json.ts';
 
 /** A question's status and kind, and its run's status (whether it can still be answered). */
 export type QuestionState = Pick<AgentQuestion, 'status' | 'kind'> & { runStatus: AgentRun['status'] };
@@ -118,7 +119,7 @@ export interface RunLog {
 export interface QuestionChange {
   status: QuestionStatus;
   answeredAt?: Date;
-  reply?: object;
+  reply?: Prisma.InputJsonValue;
 }
 
 /** How a run ended: its status and, as the end has them, its output, error and finish time. */
@@ -252,7 +253,7 @@ export const runLog: RunLog = {
       where: { id: runId, status: { not: 'CANCELLED' } },
       data: {
         ...end,
-        ...(output === undefined ? {} : { output: output as object }),
+        ...(output === undefined ? {} : { output: jsonColumn(output) }),
         promptTokens: { increment: spent.promptTokens },
         completionTokens: { increment: spent.completionTokens },
         ...estimatedOf(spent),

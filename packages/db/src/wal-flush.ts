@@ -45,7 +45,7 @@ export function walFlush(file: string): Flush {
       // Opened anew each time: the log may have been removed and created again since the last flush.
       handle = await open(`${file}-wal`, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return;
       throw error;
     }
     try {

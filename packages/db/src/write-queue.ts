@@ -29,7 +29,7 @@ const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 20_000 } as const;
 const RETRYABLE_CODES = new Set(['P2034', '40001', '40P01']);
 
 function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return typeof code === 'string' && RETRYABLE_CODES.has(code);
 }
 

@@ -40,8 +40,8 @@ export class KnowledgeIndex {
     fields: ['text', 'headings', 'title', 'domains'],
     storeFields: ['path'],
     extractField: (passage, field) => {
-      const value = passage[field as keyof Passage];
-      return Array.isArray(value) ? value.join(' ') : value;
+      const value: unknown = Object.hasOwn(passage, field) ? Reflect.get(passage, field) : undefined;
+      return Array.isArray(value) ? value.join(' ') : typeof value === 'string' ? value : '';
     },
     tokenize,
     searchOptions: SEARCH_OPTIONS,

@@ -58,15 +58,14 @@ export async function appendEvents(
     })),
   );
   const stored = events.map(
-    (event, i) =>
-      ({
-        ...event,
-        mapId,
-        seq: first + i,
-        createdAt: createdAt.toISOString(),
-        ownerId: map.ownerId,
-        feedSeq: firstFeedSeq + i,
-      }) as MapEvent,
+    (event, i): MapEvent => ({
+      ...event,
+      mapId,
+      seq: first + i,
+      createdAt: createdAt.toISOString(),
+      ownerId: map.ownerId,
+      feedSeq: firstFeedSeq + i,
+    }),
   );
   return stored.map(forListeners);
 }

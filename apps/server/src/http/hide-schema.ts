@@ -1,3 +1,4 @@
+import { isJsonObject } from '@thinkingmap/db';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
@@ -24,16 +25,15 @@ export function useHiddenSchema(): Plugin {
   };
 }
 
-type ErrorLike = { extensions?: Record<string, unknown> };
-
 /**
  * Yoga answers a request it cannot read (a body that is not JSON, for instance) with the parser's own error under
  * `extensions.originalError`, which quotes the body back. Clients get the message and code only, always.
  */
 export function useNoInternalDetails(): Plugin {
   const strip = (result: unknown) => {
-    for (const error of ((result as { errors?: ErrorLike[] })?.errors ?? []) as ErrorLike[]) {
-      if (error.extensions && 'originalError' in error.extensions) delete error.extensions.originalError;
+    const errors = isJsonObject(result) && Array.isArray(result.errors) ? result.errors : [];
+    for (const error of errors) {
+      if (isJsonObject(error) && isJsonObject(error.extensions)) delete error.extensions.originalError;
     }
   };
   return {

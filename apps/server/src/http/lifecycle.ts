@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /** A listener started before the API and stopped first (the operators' private one, `metricsPort`). */
 export interface SideListener {
@@ -53,7 +52,9 @@ export function createLifecycle(options: LifecycleOptions): Lifecycle {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
-          const address = server.address() as AddressInfo;
+          const address = server.address();
+          if (address === null || typeof address === 'string')
+            return reject(new Error('the server listens on no port'));
           baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
           resolve(baseUrl);
         });

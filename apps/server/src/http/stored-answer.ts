@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { isJsonObject } from '@thinkingmap/db';
 
 /** A response as it is sent: status, complete headers and body. */
 export interface SentAnswer {
@@ -114,7 +115,8 @@ export function keptHeaders(headers: Headers): Record<string, string> {
 /** Whether a GraphQL answer has errors (read once per computed answer): those are never stored. */
 export function hasErrors(body: Buffer): boolean {
   try {
-    return 'errors' in (JSON.parse(body.toString('utf8')) as object);
+    const answer: unknown = JSON.parse(body.toString('utf8'));
+    return !isJsonObject(answer) || 'errors' in answer;
   } catch {
     return true;
   }

@@ -2,6 +2,7 @@ import {
   ContextAction,
   type ContextItem,
   ConversationKind,
+  jsonColumn,
   type Message,
   MessageKind,
   MessageRole,
@@ -68,7 +69,7 @@ export async function postMessageIn(
       role: input.role,
       kind: input.kind,
       content: input.content,
-      ...(input.metadata ? { metadata: input.metadata as object } : {}),
+      ...(input.metadata ? { metadata: jsonColumn(input.metadata) } : {}),
     },
   });
   emit({ type: 'MessagePosted', payload: { message: toMessageSnapshot(message), nodeId: input.nodeId } });

@@ -59,7 +59,14 @@ export async function loadConsultationSnapshot(
   );
   const plan = consultationPlan.parse(row.plan);
   const understanding = row.runs.filter((r) => r.agent === AgentGraph.UNDERSTAND_PROBLEM).at(-1);
-  const files = row.mapId ? await notes.list(row.mapId) : [];
+  const mapId = row.mapId;
+  const files = mapId
+    ? (await notes.list(mapId)).map((n) => ({
+        path: n.path,
+        size: n.size,
+        downloadUrl: noteDownloadPath(mapId, n.path),
+      }))
+    : [];
   return {
     id: row.id,
     mapId: row.mapId,
@@ -81,11 +88,7 @@ export async function loadConsultationSnapshot(
       sourceMessageId: r.sourceMessageId,
       version: r.version,
     })),
-    notes: files.map((n) => ({
-      path: n.path,
-      size: n.size,
-      downloadUrl: noteDownloadPath(row.mapId as string, n.path),
-    })),
+    notes: files,
     understandingQuestion: understanding?.questions[0] ? summarizeQuestion(understanding.questions[0]) : null,
     proposals: row.runs
       .filter((r) => r.agent === AgentGraph.PROCESS_NODE)

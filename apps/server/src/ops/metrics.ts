@@ -16,6 +16,7 @@ export type SubscriptionTransport = 'ws' | 'sse';
 /** Seconds buckets for model calls and question waits: from a fast model answer to a person's day. */
 const MODEL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 const WAIT_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
+const STORED_ANSWER_OUTCOMES: readonly StoredAnswerOutcome[] = ['hit', 'not_modified', 'computed'];
 
 /** A counter of `registry` (the metric helpers keep each declaration to its name, help and labels). */
 function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]) {
@@ -107,7 +108,7 @@ export class ServerMetrics {
       labelNames: ['outcome'],
       registers: [this.registry],
       collect() {
-        for (const outcome of Object.keys(pending) as StoredAnswerOutcome[]) {
+        for (const outcome of STORED_ANSWER_OUTCOMES) {
           this.labels(outcome).inc(pending[outcome]);
           pending[outcome] = 0;
         }

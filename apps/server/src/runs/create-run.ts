@@ -1,4 +1,4 @@
-import { AgentGraph, type AgentRun, type RunLog, type Tx } from '@thinkingmap/db';
+import { AgentGraph, type AgentRun, jsonColumn, type RunLog, type Tx } from '@thinkingmap/db';
 import type { CommandContext } from '../commands/context.ts';
 import { toRunSnapshot } from '../commands/event-snapshots.ts';
 import { mutateMap } from '../commands/mutate-map.ts';
@@ -71,7 +71,7 @@ export async function createRun(
         nodeId,
         agent,
         threadId: runId,
-        input: input as object,
+        input: jsonColumn(input),
         consultationId: consultationId ?? null,
         forkedFromRunId: fork?.from.id ?? null,
         forkedFromStep: fork?.step ?? null,

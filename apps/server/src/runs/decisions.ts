@@ -1,4 +1,4 @@
-import { DecidedBy, DecisionKind, type RunLog, type Tx } from '@thinkingmap/db';
+import { DecidedBy, DecisionKind, isJsonObject, jsonColumn, type RunLog, type Tx } from '@thinkingmap/db';
 import { z } from 'zod';
 import { toDecisionSnapshot } from '../commands/decision-snapshot.ts';
 import { checkJson, id, parseInput } from '../commands/input.ts';
@@ -52,9 +52,9 @@ export async function recordDecision(
   if (nodeId && nodeId !== run.nodeId && (await log.nodeState(tx, nodeId))?.mapId !== mapId) return;
   let overridden = input.overridden ?? null;
   if (!overridden && input.decidedBy === 'PERSON' && nodeId) {
-    const latest = (await log.latestModelChoice(tx, nodeId, input.kind)) as Record<string, unknown> | null;
+    const latest = await log.latestModelChoice(tx, nodeId, input.kind);
     const main = Object.keys(input.choice)[0];
-    if (latest && main && !same(latest[main], input.choice[main])) overridden = latest;
+    if (isJsonObject(latest) && main && !same(latest[main], input.choice[main])) overridden = latest;
   }
   const decision = await tx.decision.create({
     data: {
@@ -62,11 +62,11 @@ export async function recordDecision(
       mapId,
       nodeId,
       kind: input.kind,
-      choice: input.choice as object,
+      choice: jsonColumn(input.choice),
       reason: input.reason,
       confidence: input.confidence ?? null,
       decidedBy: input.decidedBy,
-      ...(overridden ? { overridden: overridden as object } : {}),
+      ...(overridden ? { overridden: jsonColumn(overridden) } : {}),
       key,
     },
   });

@@ -1,4 +1,4 @@
-import type { AgentRun, Tx } from '@thinkingmap/db';
+import { type AgentRun, isOneOf, type Tx } from '@thinkingmap/db';
 import { ConflictError, ValidationError } from '../commands/domain-errors.ts';
 
 /** Runs that ended (or paused on an expired gate) with their checkpoints kept: the ones a fork can start from. */
@@ -12,7 +12,7 @@ export async function assertForkable(tx: Tx, from: AgentRun): Promise<void> {
   const current = await tx.agentRun.findUniqueOrThrow({ where: { id: from.id }, select: { status: true } });
   if (current.status === 'CANCELLED')
     throw new ValidationError('runId', 'a cancelled run keeps no checkpoints to fork from; start the question again');
-  if (!(FORKABLE_RUN_STATUSES as readonly string[]).includes(current.status))
+  if (!isOneOf(FORKABLE_RUN_STATUSES, current.status))
     throw new ConflictError(`run ${from.id} has not ended (${current.status.toLowerCase()}); wait for it or cancel it`);
 }
 

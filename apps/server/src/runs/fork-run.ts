@@ -5,8 +5,16 @@ import {
   isForkableStep,
   ReviewDecompositionReplySchema,
   type SubQuestionProposal,
+  SubQuestionProposalSchema,
 } from '@thinkingmap/agent-core';
-import { AgentGraph, type AgentRun, DecompositionStrategy, NodeIntent, QuestionKind } from '@thinkingmap/db';
+import {
+  AgentGraph,
+  type AgentRun,
+  DecompositionStrategy,
+  isJsonObject,
+  NodeIntent,
+  QuestionKind,
+} from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
@@ -44,7 +52,9 @@ async function editedProposal(
     orderBy: { createdAt: 'desc' },
     select: { context: true },
   });
-  const reviewed = (review?.context as { proposal?: SubQuestionProposal } | null)?.proposal;
+  const context = review?.context;
+  const stored = isJsonObject(context) ? context.proposal : undefined;
+  const reviewed = SubQuestionProposalSchema.safeParse(stored).data;
   if (!reviewed) throw new NotFoundError('RunStep', `${from.id}/reviewProposal`);
   return { ...reviewed, subQuestions: edited.data.subQuestions };
 }
@@ -79,7 +89,7 @@ export async function forkRun(engine: RunEngine, ctx: CommandContext, raw: unkno
   const problem = forkChangeProblem(step, change);
   if (problem) throw new ValidationError(problem.field, problem.message);
   const input = {
-    ...(from.input as Record<string, unknown>),
+    ...(isJsonObject(from.input) ? from.input : {}),
     ...(parsed.intent ? { intentOverride: parsed.intent } : {}),
     ...(parsed.strategy ? { strategyOverride: parsed.strategy } : {}),
     proposalOverride: null,

@@ -1,4 +1,4 @@
-import type { AgentRun, RunLog, Tx } from '@thinkingmap/db';
+import type { AgentRun, Prisma, RunLog, Tx } from '@thinkingmap/db';
 import { NotFoundError } from '../commands/domain-errors.ts';
 import { toQuestionSnapshot } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
@@ -12,7 +12,7 @@ async function resolveQuestion(
   tx: Tx,
   emit: Emit,
   question: { id: string; runId: string },
-  data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt?: Date; reply?: object },
+  data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt?: Date; reply?: Prisma.InputJsonValue },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<number | null> {
   const updated = await log.resolveQuestion(tx, question.id, from, data);
@@ -31,7 +31,7 @@ export async function closeQuestion(
   tx: Tx,
   emit: Emit,
   question: { id: string; runId: string },
-  data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt: Date; reply?: object },
+  data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt: Date; reply?: Prisma.InputJsonValue },
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<{ run: AgentRun; waiting: number } | null> {
   const waiting = await resolveQuestion(log, tx, emit, question, data, from);

@@ -1,4 +1,4 @@
-import { type AgentRun, QuestionKind } from '@thinkingmap/db';
+import { type AgentRun, isJsonObject, jsonColumn, QuestionKind } from '@thinkingmap/db';
 import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../commands/domain-errors.ts';
@@ -55,7 +55,7 @@ export async function replyToQuestion(
   checkReviewSkills(question.kind, shortcut.reply, engine.divergentSkills());
   const reply = buildReply(question.kind, shortcut);
   checkReplyLimits(question.kind, reply);
-  if (question.kind === QuestionKind.REVIEW_DECOMPOSITION && (reply as { action?: unknown }).action === 'approve')
+  if (question.kind === QuestionKind.REVIEW_DECOMPOSITION && isJsonObject(reply) && reply.action === 'approve')
     await replaceForkedRun(ctx, question);
   const { run, waiting, onMap } = await mutateMap(ctx, question.mapId, async (tx, emit, map) => {
     // An expired gate is still the person's to answer while its run is paused: the run goes on from there.
@@ -67,7 +67,7 @@ export async function replyToQuestion(
           tx,
           emit,
           question,
-          { status: 'ANSWERED', reply: reply as object, answeredAt: new Date() },
+          { status: 'ANSWERED', reply: jsonColumn(reply), answeredAt: new Date() },
           ['PENDING', 'EXPIRED'],
         )
       : null;

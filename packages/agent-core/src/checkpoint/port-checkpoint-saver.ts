@@ -16,7 +16,15 @@ import {
   writesSortKey,
 } from '@langchain/langgraph-checkpoint';
 import type { CheckpointRow, CheckpointStorePort, SerializedValue } from './checkpoint-store-port.ts';
-import { dumpSerialized, loadSerialized } from './step-checkpoints.ts';
+import { dumpSerialized, loadCheckpoint, loadMetadata, loadSerialized } from './step-checkpoints.ts';
+
+/** A string setting of a run's `configurable` (thread, namespace, checkpoint), if it is set. */
+function setting(config: RunnableConfig | undefined, key: string): string | undefined {
+  const value = config?.configurable?.[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+const metadataOf = (tuple: CheckpointTuple): Record<string, unknown> | undefined => tuple.metadata;
 
 /**
  * A LangGraph checkpointer over a {@link CheckpointStorePort}, so paused runs live in the product's
@@ -31,9 +39,9 @@ export class PortCheckpointSaver extends BaseCheckpointSaver {
   }
 
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const threadId = config.configurable?.thread_id as string | undefined;
+    const threadId = setting(config, 'thread_id');
     if (threadId === undefined) return undefined;
-    const namespace = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const namespace = setting(config, 'checkpoint_ns') ?? '';
     const row = await this.rows.getCheckpoint(threadId, namespace, getCheckpointId(config) || undefined);
     return row ? this.toTuple(row) : undefined;
   }
@@ -42,22 +50,16 @@ export class PortCheckpointSaver extends BaseCheckpointSaver {
     const { before, filter } = options;
     let { limit } = options;
     const rows = await this.rows.listCheckpoints({
-      threadId: config.configurable?.thread_id as string | undefined,
-      namespace: config.configurable?.checkpoint_ns as string | undefined,
-      beforeCheckpointId: before?.configurable?.checkpoint_id as string | undefined,
+      threadId: setting(config, 'thread_id'),
+      namespace: setting(config, 'checkpoint_ns'),
+      beforeCheckpointId: setting(before, 'checkpoint_id'),
       limit: filter ? undefined : limit,
     });
-    const wanted = config.configurable?.checkpoint_id as string | undefined;
+    const wanted = setting(config, 'checkpoint_id');
     for (const row of rows) {
       if (wanted && row.checkpointId !== wanted) continue;
       const tuple = await this.toTuple(row);
-      if (
-        filter &&
-        !Object.entries(filter).every(
-          ([key, value]) => (tuple.metadata as Record<string, unknown> | undefined)?.[key] === value,
-        )
-      )
-        continue;
+      if (filter && !Object.entries(filter).every(([key, value]) => metadataOf(tuple)?.[key] === value)) continue;
       if (limit !== undefined && limit-- <= 0) break;
       yield tuple;
     }
@@ -69,14 +71,14 @@ export class PortCheckpointSaver extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     _newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const threadId = config.configurable?.thread_id as string | undefined;
+    const threadId = setting(config, 'thread_id');
     if (threadId === undefined) throw new Error('PortCheckpointSaver.put needs configurable.thread_id');
-    const namespace = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const namespace = setting(config, 'checkpoint_ns') ?? '';
     await this.rows.putCheckpoint({
       threadId,
       namespace,
       checkpointId: checkpoint.id,
-      parentCheckpointId: (config.configurable?.checkpoint_id as string | undefined) ?? null,
+      parentCheckpointId: setting(config, 'checkpoint_id') ?? null,
       checkpoint: await this.dump(copyCheckpoint(checkpoint)),
       metadata: await this.dump(metadata),
     });
@@ -84,11 +86,11 @@ export class PortCheckpointSaver extends BaseCheckpointSaver {
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    const threadId = config.configurable?.thread_id as string | undefined;
-    const checkpointId = config.configurable?.checkpoint_id as string | undefined;
+    const threadId = setting(config, 'thread_id');
+    const checkpointId = setting(config, 'checkpoint_id');
     if (threadId === undefined || checkpointId === undefined)
       throw new Error('PortCheckpointSaver.putWrites needs thread_id and checkpoint_id');
-    const namespace = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
+    const namespace = setting(config, 'checkpoint_ns') ?? '';
     const rows = await Promise.all(
       writes.map(async ([channel, value], idx) => ({
         threadId,
@@ -114,13 +116,13 @@ export class PortCheckpointSaver extends BaseCheckpointSaver {
       compareWritesSortKeys(writesSortKey(a.taskPath, a.taskId, a.idx), writesSortKey(b.taskPath, b.taskId, b.idx)),
     );
     const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
-      writes.map(async (w) => [w.taskId, w.channel, await this.load(w.value)] as CheckpointPendingWrite),
+      writes.map(async (w): Promise<CheckpointPendingWrite> => [w.taskId, w.channel, await this.load(w.value)]),
     );
     const configurable = { thread_id: row.threadId, checkpoint_ns: row.namespace };
     return {
       config: { configurable: { ...configurable, checkpoint_id: row.checkpointId } },
-      checkpoint: (await this.load(row.checkpoint)) as Checkpoint,
-      metadata: (await this.load(row.metadata)) as CheckpointMetadata,
+      checkpoint: await loadCheckpoint(this.serde, row.checkpoint),
+      metadata: await loadMetadata(this.serde, row.metadata),
       pendingWrites,
       ...(row.parentCheckpointId
         ? { parentConfig: { configurable: { ...configurable, checkpoint_id: row.parentCheckpointId } } }

@@ -23,6 +23,41 @@ export async function loadSerialized(serde: SerializerProtocol, value: Serialize
   );
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isVersions = (value: unknown) =>
+  isRecord(value) && Object.values(value).every((v) => typeof v === 'number' || typeof v === 'string');
+const SOURCES: readonly unknown[] = ['input', 'loop', 'update', 'fork'];
+
+function isCheckpoint(read: unknown): read is Checkpoint {
+  return (
+    isRecord(read) &&
+    typeof read.id === 'string' &&
+    isRecord(read.channel_values) &&
+    isVersions(read.channel_versions) &&
+    isRecord(read.versions_seen) &&
+    Object.values(read.versions_seen).every(isVersions)
+  );
+}
+
+function isMetadata(read: unknown): read is CheckpointMetadata {
+  return isRecord(read) && SOURCES.includes(read.source) && typeof read.step === 'number' && isRecord(read.parents);
+}
+
+/** A stored checkpoint read back, checked to have the shape LangGraph wrote. */
+export async function loadCheckpoint(serde: SerializerProtocol, value: SerializedValue): Promise<Checkpoint> {
+  const read = await loadSerialized(serde, value);
+  if (isCheckpoint(read)) return read;
+  throw new Error('a stored checkpoint is not a LangGraph checkpoint');
+}
+
+/** A stored checkpoint's metadata read back, checked to have the shape LangGraph wrote. */
+export async function loadMetadata(serde: SerializerProtocol, value: SerializedValue): Promise<CheckpointMetadata> {
+  const read = await loadSerialized(serde, value);
+  if (isMetadata(read)) return read;
+  throw new Error("a stored checkpoint's metadata is not LangGraph's");
+}
+
 /** A value written for storage: JSON text, or base64 for `bytes`. */
 export async function dumpSerialized(serde: SerializerProtocol, value: unknown): Promise<SerializedValue> {
   const [type, data] = await serde.dumpsTyped(value);
@@ -67,14 +102,14 @@ export async function readStepCheckpoints(
 ): Promise<StepCheckpoint[]> {
   const read = await Promise.all(
     rows.map(async (row) => {
-      const checkpoint = (await loadSerialized(serde, row.checkpoint)) as Checkpoint;
-      const metadata = (await loadSerialized(serde, row.metadata)) as CheckpointMetadata;
+      const checkpoint = await loadCheckpoint(serde, row.checkpoint);
+      const metadata = await loadMetadata(serde, row.metadata);
       return {
         checkpointId: row.checkpointId,
         superStep: metadata.step ?? -1,
         source: metadata.source ?? null,
         next: nextOf(checkpoint),
-        values: checkpoint.channel_values as Record<string, unknown>,
+        values: checkpoint.channel_values,
       };
     }),
   );

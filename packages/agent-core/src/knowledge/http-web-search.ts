@@ -47,19 +47,21 @@ export class HttpWebSearch implements KnowledgePort {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
-    let body: { results?: Hit[] };
+    let body: unknown;
     try {
       const response = await fetch(url, { headers, signal });
       if (!response.ok) return notice(`${this.name}: the search service answered ${response.status}`);
-      body = (await response.json()) as { results?: Hit[] };
+      body = await response.json();
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const why = timeout.aborted ? 'timed out' : error instanceof Error ? error.message : String(error);
       return notice(`${this.name}: the search service could not be reached (${why})`);
     }
-    if (!Array.isArray(body?.results)) return notice(`${this.name}: the search service answered no result list`);
-    const results = body.results
-      .map((hit): KnowledgeResult => {
+    const hits = typeof body === 'object' && body !== null && 'results' in body ? body.results : undefined;
+    if (!Array.isArray(hits)) return notice(`${this.name}: the search service answered no result list`);
+    const results = hits
+      .map((item: unknown): KnowledgeResult => {
+        const hit: Hit = typeof item === 'object' && item !== null ? item : {};
         const title = text(hit.title);
         const link = text(hit.url);
         return {

@@ -20,6 +20,7 @@ export interface McpKnowledgeResult extends KnowledgeResult {
 }
 
 type Row = Record<string, unknown>;
+const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null;
 const str = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const int = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : undefined);
 
@@ -54,7 +55,7 @@ function fromRow(row: Row, server: string): McpKnowledgeResult | undefined {
 export function parseSearchResults(result: CallToolResult, server: string, tool: string): McpKnowledgeResult[] {
   const rows = result.structuredContent?.results;
   if (Array.isArray(rows)) {
-    return rows.flatMap((row) => (row && typeof row === 'object' ? (fromRow(row as Row, server) ?? []) : []));
+    return rows.flatMap((row) => (isRow(row) ? (fromRow(row, server) ?? []) : []));
   }
   const text = resultText(result);
   if (!text) return [];

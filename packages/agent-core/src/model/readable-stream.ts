@@ -16,7 +16,7 @@ export const asText: FieldText = (value) => (typeof value === 'string' ? value :
 export const asBullets: FieldText = (value) => {
   if (!Array.isArray(value)) return '';
   const lines = value.map((item) =>
-    asText(typeof item === 'object' && item !== null ? (item as { question?: unknown }).question : item),
+    asText(typeof item === 'object' && item !== null ? ('question' in item ? item.question : undefined) : item),
   );
   return lines
     .filter((line) => line.length > 0)

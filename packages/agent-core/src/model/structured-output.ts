@@ -19,7 +19,7 @@ export function parseStructured<T>(text: string, schema: z.ZodType<T>): ParseOut
   try {
     json = JSON.parse(extractJson(text));
   } catch (error) {
-    return { ok: false, error: `not valid JSON (${(error as Error).message})` };
+    return { ok: false, error: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   const result = schema.safeParse(json);
   if (result.success) return { ok: true, value: result.data };

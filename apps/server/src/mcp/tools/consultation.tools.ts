@@ -67,7 +67,8 @@ export function registerConsultationTools(server: McpServer, ctx: McpContext): v
           where: { id: sent.message.id },
           include: { consultation: { select: { mapId: true } } },
         });
-        const mapId = stored.consultation.mapId as string;
+        const mapId = stored.consultation.mapId;
+        if (!mapId) throw new Error(`consultation ${input.consultationId} has no map`);
         let turnEnded = false;
         void sent.turn.then(() => {
           turnEnded = true;

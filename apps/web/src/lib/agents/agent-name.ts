@@ -1,6 +1,6 @@
-import { AgentGraph } from '@thinkingmap/db/enums';
+import { AgentGraph, isOneOf } from '@thinkingmap/db/enums';
 
-const GRAPHS: ReadonlySet<string> = new Set(Object.values(AgentGraph));
+const GRAPHS = Object.values(AgentGraph);
 
 /**
  * The message naming an agent graph's run ("Thinking about this question", "Reviewing the map"…): every graph
@@ -8,5 +8,5 @@ const GRAPHS: ReadonlySet<string> = new Set(Object.values(AgentGraph));
  * agent". The run view and the run history both name runs through it.
  */
 export function agentNameKey(agent: string | null | undefined): `run.agent.${AgentGraph}` | 'run.agent.other' {
-  return agent && GRAPHS.has(agent) ? `run.agent.${agent as AgentGraph}` : 'run.agent.other';
+  return agent && isOneOf(GRAPHS, agent) ? `run.agent.${agent}` : 'run.agent.other';
 }

@@ -1,4 +1,5 @@
 import { SvelteMap } from 'svelte/reactivity';
+import { isRecord, recordOf } from '../api/json.ts';
 import type { SubQuestionInput } from '../api/results.ts';
 import type { OpenQuestion } from './agent-activity.svelte.ts';
 import { DecompositionDraft } from './decomposition-draft.svelte.ts';
@@ -8,10 +9,24 @@ export function proposalOf(question: Pick<OpenQuestion, 'context'>): {
   subQuestions: SubQuestionInput[];
   rationale: string;
 } {
-  const proposal =
-    ((question.context ?? {}) as { proposal?: { subQuestions?: SubQuestionInput[]; rationale?: string } }).proposal ??
-    {};
-  return { subQuestions: proposal.subQuestions ?? [], rationale: proposal.rationale ?? '' };
+  const proposal = recordOf(recordOf(question.context).proposal);
+  return {
+    subQuestions: Array.isArray(proposal.subQuestions) ? proposal.subQuestions.filter(isSubQuestion) : [],
+    rationale: typeof proposal.rationale === 'string' ? proposal.rationale : '',
+  };
+}
+
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+function isSubQuestion(value: unknown): value is SubQuestionInput {
+  return (
+    isRecord(value) &&
+    typeof value.key === 'string' &&
+    typeof value.question === 'string' &&
+    typeof value.goal === 'string' &&
+    (value.dependsOn === undefined || value.dependsOn === null || isStrings(value.dependsOn))
+  );
 }
 
 /** A dependency the agent proposed but that could not be kept, as the server flags it in the question's context. */
@@ -24,7 +39,20 @@ export interface ProposalProblem {
 
 /** The problems flagged in a review-decomposition question's proposal (a cycle, an unknown key), if any. */
 export function proposalProblemsOf(question: Pick<OpenQuestion, 'context'>): ProposalProblem[] {
-  return ((question.context ?? {}) as { problems?: ProposalProblem[] }).problems ?? [];
+  const problems = recordOf(question.context).problems;
+  return Array.isArray(problems) ? problems.filter(isProblem) : [];
+}
+
+const REASONS: readonly unknown[] = ['unknown', 'self', 'cycle'];
+
+function isProblem(value: unknown): value is ProposalProblem {
+  return (
+    isRecord(value) &&
+    typeof value.from === 'string' &&
+    typeof value.to === 'string' &&
+    REASONS.includes(value.reason) &&
+    (value.path === undefined || isStrings(value.path))
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { i18n } from '$lib/i18n/i18n.svelte.ts';
 import type { PathStep } from './run-graph.ts';
 
-const outcomeText = (outcome: string | null) => i18n.t(`runView.outcome.${(outcome ?? 'running') as 'done'}`);
+const outcomeText = (outcome: string | null) => i18n.tOf(`runView.outcome.${outcome ?? 'running'}`);
 const seconds = (ms: number | null) =>
   ms === null ? null : i18n.t('runView.duration', { seconds: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
 

@@ -1,3 +1,5 @@
+import { isRecord } from '../api/json.ts';
+
 /** A restatement of the person's problem by the problem-understanding agent. */
 export interface Understanding {
   title?: string;
@@ -18,11 +20,12 @@ export interface UnderstandingExchange {
   earlier: UnderstandingRound[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
 function understandingOf(value: unknown): Understanding {
   if (!isRecord(value)) return {};
-  const text = (key: string) => (typeof value[key] === 'string' ? (value[key] as string) : undefined);
+  const text = (key: string) => {
+    const field = value[key];
+    return typeof field === 'string' ? field : undefined;
+  };
   const constraints = Array.isArray(value.constraints)
     ? value.constraints.filter((c): c is string => typeof c === 'string')
     : undefined;

@@ -11,6 +11,13 @@ export const TOKEN_KEY = 'thinkingmap.token';
 /** The global the page's first script leaves its requests in, for the API client to take. */
 const GLOBAL = '__tmPreloaded';
 
+declare global {
+  interface Window {
+    /** The requests the page's first script started ({@link preloadScript}). */
+    [GLOBAL]?: Preloaded[];
+  }
+}
+
 /** A query as urql's fetch sends it: the same bytes, so the answer is the one urql would have asked for. */
 export interface FetchRequest {
   url: string;
@@ -28,12 +35,10 @@ interface Preloaded {
 
 /** The request urql's fetch makes for `document` with `variables` (without the token, added by the page). */
 export function fetchRequestOf<D extends AnyDocument>(document: D, variables: VariablesOf<D>): FetchRequest {
-  const operation = makeOperation('query', createRequest(document, variables), {
-    url: GRAPHQL_PATH,
-    requestPolicy: 'network-only',
-  } as OperationContext);
+  const context: OperationContext = { url: GRAPHQL_PATH, requestPolicy: 'network-only' };
+  const operation = makeOperation('query', createRequest(document, variables), context);
   const options = makeFetchOptions(operation, makeFetchBody(operation));
-  return { url: GRAPHQL_PATH, body: String(options.body), headers: options.headers as Record<string, string> };
+  return { url: GRAPHQL_PATH, body: String(options.body), headers: Object.fromEntries(new Headers(options.headers)) };
 }
 
 /**
@@ -47,7 +52,7 @@ export function preloadScript(requests: FetchRequest[]): string {
 }
 
 function preloaded(): Preloaded[] | undefined {
-  return typeof window === 'undefined' ? undefined : (window as unknown as Record<string, Preloaded[]>)[GLOBAL];
+  return typeof window === 'undefined' ? undefined : window[GLOBAL];
 }
 
 /**

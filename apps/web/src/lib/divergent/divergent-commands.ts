@@ -8,8 +8,10 @@ import {
   START_DIVERGENT,
   STOP_DIVERGENT,
 } from '@thinkingmap/client';
+import { isOneOf } from '@thinkingmap/db/enums';
 import type { Client } from '@urql/core';
 import type { ApiError } from '../api/api-error.ts';
+import { recordOf } from '../api/json.ts';
 import { type ApiResult, runMutation, runQuery } from '../api/request.ts';
 import type { DivergentSessionData } from './divergent-sessions.svelte.ts';
 
@@ -54,14 +56,14 @@ export function reviewContextOf(context: unknown): {
   rationale: string;
   maxParallel: number;
 } {
-  const c = (context ?? {}) as Record<string, unknown>;
+  const c = recordOf(context);
   const tasks = Array.isArray(c.tasks) ? c.tasks : [];
   return {
     level: typeof c.level === 'number' ? c.level : 1,
     rationale: typeof c.rationale === 'string' ? c.rationale : '',
     maxParallel: typeof c.maxParallel === 'number' ? c.maxParallel : 8,
     tasks: tasks.map((t) => {
-      const task = (t ?? {}) as Record<string, unknown>;
+      const task = recordOf(t);
       return {
         name: String(task.name ?? ''),
         query: String(task.query ?? ''),
@@ -77,9 +79,7 @@ export const SKILLS = ['librarySearch', 'webSearch', 'commonQnA', 'generateDoc',
 
 /** The message key naming a skill (never its identifier). */
 export function skillKey(skill: string) {
-  return (SKILLS as readonly string[]).includes(skill)
-    ? (`divergent.skill.${skill as (typeof SKILLS)[number]}` as const)
-    : ('divergent.skill.other' as const);
+  return isOneOf(SKILLS, skill) ? (`divergent.skill.${skill}` as const) : ('divergent.skill.other' as const);
 }
 
 /** A skill as the server offers it: available, or why not (no knowledge server, no search provider). */
@@ -99,8 +99,8 @@ export function divergentSkills(client: Client): Promise<SkillInfo[]> {
 /** What a steering command answers: the session as it is now, or the API's refusal. */
 type Steered = Promise<ApiResult<DivergentSessionData>>;
 
-function session(result: Promise<ApiResult<{ __typename: string }>>): Steered {
-  return result as Steered;
+function session<T extends DivergentSessionData>(result: Promise<ApiResult<T>>): Steered {
+  return result;
 }
 
 /** The person's steering of a running session: each recorded as a `DivergentSteered` event. */

@@ -1,7 +1,7 @@
 import type { Language } from '../api/results.ts';
 import type { MessageKey } from './messages.ts';
 import { pickLanguage } from './pick-language.ts';
-import { type MessageParams, translate } from './translate.ts';
+import { isMessageKey, type MessageParams, translate } from './translate.ts';
 
 const STORAGE_KEY = 'thinkingmap.language';
 
@@ -26,6 +26,12 @@ export class I18n {
 
   /** The text of `key` in the current language. */
   t = (key: MessageKey, params?: MessageParams): string => translate(this.language, key, params);
+
+  /**
+   * The text of a key built from a value the API sends (`history.action.${action}`): the key itself when no
+   * message has it, so a value newer than this page shows as it is.
+   */
+  tOf = (key: string, params?: MessageParams): string => (isMessageKey(key) ? this.t(key, params) : key);
 }
 
 const inBrowser = typeof window !== 'undefined';

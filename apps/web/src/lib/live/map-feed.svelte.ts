@@ -1,3 +1,4 @@
+import { recordOf } from '../api/json.ts';
 import type { MapStore } from '../map/map-store.svelte.ts';
 import type { MapEventSource } from './event-source.ts';
 
@@ -97,8 +98,8 @@ export class MapFeed {
 /** A readable reason from what the source failed with: an Error, a socket close event, or anything else. */
 function describeFailure(error: unknown): string {
   if (error instanceof Error) return error.message;
-  const close = error as { code?: unknown; reason?: unknown } | null;
-  if (typeof close?.code === 'number')
+  const close = recordOf(error);
+  if (typeof close.code === 'number')
     return `connection closed (${close.code}${close.reason ? `: ${close.reason}` : ''})`;
   return String(error);
 }

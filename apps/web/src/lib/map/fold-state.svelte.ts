@@ -12,7 +12,7 @@ export class FoldState {
     private readonly storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null,
   ) {
     try {
-      const saved = JSON.parse(storage?.getItem(KEY_PREFIX + mapId) ?? '[]') as unknown;
+      const saved: unknown = JSON.parse(storage?.getItem(KEY_PREFIX + mapId) ?? '[]');
       if (Array.isArray(saved)) this.folded = new Set(saved.filter((id): id is string => typeof id === 'string'));
     } catch {
       // A value another version wrote: start unfolded.

@@ -1,4 +1,4 @@
-import { type Language, StaleReason } from '@thinkingmap/db/enums';
+import { isOneOf, type Language, StaleReason } from '@thinkingmap/db/enums';
 import { MESSAGES, type MessageKey } from '../i18n/messages.ts';
 import { translate } from '../i18n/translate.ts';
 import { staleText } from './stale-text.ts';
@@ -37,8 +37,7 @@ export function valueWords(
   const text = String(value);
   if (NODE_FIELDS.has(field)) return questionOf(text) ?? '…';
   if (TIME_FIELDS.has(field)) return new Date(text).toLocaleString(language === 'zh' ? 'zh-CN' : 'en');
-  if (field === 'staleReason' && (Object.values(StaleReason) as string[]).includes(text))
-    return staleText(language, text as StaleReason).reason;
+  if (field === 'staleReason' && isOneOf(Object.values(StaleReason), text)) return staleText(language, text).reason;
   const named = ENUM_MESSAGES[field] ? `${ENUM_MESSAGES[field]}.${text}` : '';
   return known(named) ? translate(language, named) : text;
 }

@@ -28,7 +28,9 @@ export function loadWorkspace(client: Client, mapId: string) {
 export async function readAgents(client: Client, mapId: string) {
   const { runs, questions } = reads(mapId);
   const [r, q] = await Promise.all([runQuery(client, ...runs), runQuery(client, ...questions)]);
-  return r.ok && q.ok ? ([r.value.data, q.value.data] as [typeof r.value.data, typeof q.value.data]) : null;
+  if (!r.ok || !q.ok) return null;
+  const both: [typeof r.value.data, typeof q.value.data] = [r.value.data, q.value.data];
+  return both;
 }
 
 /** The same reads as the requests urql sends, for the page to start before its code has loaded. */

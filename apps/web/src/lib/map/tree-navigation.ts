@@ -1,7 +1,13 @@
+import { isOneOf } from '@thinkingmap/db/enums';
 import type { PlacedNode } from './tree-layout.ts';
 
 /** Keys that move the focus through the tree. */
-export type NavigationKey = 'ArrowLeft' | 'ArrowRight' | 'ArrowUp' | 'ArrowDown' | 'Home' | 'End';
+export const NAVIGATION_KEYS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'] as const;
+/** One of {@link NAVIGATION_KEYS}. */
+export type NavigationKey = (typeof NAVIGATION_KEYS)[number];
+
+/** Whether a pressed key moves the focus through the tree. */
+export const isNavigationKey = (key: string): key is NavigationKey => isOneOf(NAVIGATION_KEYS, key);
 
 /**
  * The node to focus after pressing `key` on `currentId` on the canvas: Left goes to the parent, Right to the

@@ -24,7 +24,8 @@ export function gateFocus(after?: () => HTMLElement | null | undefined) {
       inside = true;
     };
     const onFocusOut = (event: FocusEvent) => {
-      inside = event.relatedTarget === null || element.contains(event.relatedTarget as Node | null);
+      inside =
+        event.relatedTarget === null || (event.relatedTarget instanceof Node && element.contains(event.relatedTarget));
     };
     element.addEventListener('focusin', onFocusIn);
     element.addEventListener('focusout', onFocusOut);

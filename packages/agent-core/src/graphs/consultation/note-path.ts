@@ -26,7 +26,7 @@ export function normalizeNotePath(path: string): string {
   if (segments.some((s) => /^\.+$/.test(s.trim()) || s.trim() !== s)) refuse('invalid name');
   if (segments.length === 0) refuse('empty');
   if (segments.length > MAX_DEPTH + 1) refuse('too deep');
-  const last = segments[segments.length - 1] as string;
+  const last = segments.at(-1) ?? '';
   if (!/\.(md|markdown|txt)$/i.test(last)) segments[segments.length - 1] = `${last}.md`;
   const normal = segments.join('/');
   if (normal.length > MAX_LENGTH) refuse('too long');
