@@ -3,9 +3,12 @@ export { escapeXml } from './escape-xml.ts';
 export { LABELS, type MarkdownLabels } from './labels.ts';
 export { mapBranch } from './map-branch.ts';
 export type {
+  JsonValue,
   MarkdownConsultation,
   MarkdownConsultationRecord,
+  MarkdownDecision,
   MarkdownMap,
+  MarkdownMessage,
   MarkdownNode,
   MarkdownNote,
   MarkdownOptions,
