@@ -36,8 +36,7 @@ const CreateNodesResult = builder.objectRef<{ nodes: CreatedNode[] }>('CreateNod
 builder.mutationField('createNodes', (t) =>
   t.field({
     type: CreateNodesResult,
-    description:
-      'Creates up to 2,000 nodes in one transaction and one change of the history; parents by key or by id.',
+    description: 'Creates up to 2,000 nodes in one transaction and one change of the history; parents by key or by id.',
     errors: { types: ACCESS_ERRORS },
     args: { input: t.arg({ type: CreateNodesInput, required: true }) },
     resolve: async (_root, { input }, ctx) => ({ nodes: await createNodes(ctx.commands, input) }),

@@ -49,7 +49,7 @@ export async function createNodes(ctx: CommandContext, raw: unknown): Promise<Cr
       constraints: node.constraints,
       where: `nodes[${i}]`,
     }));
-    const written = await writeNodeBatch(tx, emit, input.mapId, batch, { oneRoot: true });
+    const written = await writeNodeBatch(ctx.db.rows, tx, emit, input.mapId, batch, { oneRoot: true });
     return input.nodes.map(({ key }) => ({ key, node: written.nodes.get(key)! }));
   });
 }

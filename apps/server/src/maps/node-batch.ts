@@ -1,4 +1,4 @@
-import type { ConversationKind, Node, Tx } from '@thinkingmap/db';
+import type { ConversationKind, Node, RowInserts, Tx } from '@thinkingmap/db';
 import { ValidationError } from '../commands/domain-errors.ts';
 import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
@@ -85,12 +85,13 @@ function parentsFirst(nodes: readonly BatchNode[], existing: ReadonlySet<string>
 
 /**
  * Writes a batch of nodes in the caller's transaction on `mapId`, in a few multi-row statements whatever their
- * number: the nodes (appended after their parents' existing children, in the batch's order) and their two
+ * number (`inserts`): the nodes (appended after their parents' existing children, in the batch's order) and their two
  * conversations each. Emits NodeCreated for each, parents first; an existing parent that was concluded is then out
  * of date (`CHILD_ADDED`), as with `createNode`. With `oneRoot`, refuses a root when the map has one or the batch
  * brings several (a map made by hand has one root; an imported file may have more).
  */
 export async function writeNodeBatch(
+  inserts: RowInserts,
   tx: Tx,
   emit: Emit,
   mapId: string,
@@ -159,19 +160,24 @@ export async function writeNodeBatch(
     conversations.set(item.key, { DECOMPOSE: newId(), CONCLUDE: newId() });
   }
   const rows = [...nodes.values()];
-  await tx.node.createMany({
-    data: ordered.map((item) => ({ ...nodes.get(item.key)!, constraints: item.constraints })),
-  });
-  await tx.conversation.createMany({
-    data: [...conversations].flatMap(([key, byKind]) => [
+  await inserts.insert(
+    tx,
+    'Node',
+    ordered.map((item) => ({ ...nodes.get(item.key)!, constraints: JSON.stringify(item.constraints) })),
+  );
+  await inserts.insert(
+    tx,
+    'Conversation',
+    [...conversations].flatMap(([key, byKind]) => [
       { id: byKind.DECOMPOSE, nodeId: ids.get(key)!, mapId, kind: 'DECOMPOSE' as const, createdAt: now },
       { id: byKind.CONCLUDE, nodeId: ids.get(key)!, mapId, kind: 'CONCLUDE' as const, createdAt: now },
     ]),
-  });
+  );
   for (const row of rows) emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(row) } });
   // A concluded parent did not consider its new children.
   const firstChild = new Map<string, Node>();
-  for (const item of ordered) if (item.parentId && !firstChild.has(item.parentId)) firstChild.set(item.parentId, nodes.get(item.key)!);
+  for (const item of ordered)
+    if (item.parentId && !firstChild.has(item.parentId)) firstChild.set(item.parentId, nodes.get(item.key)!);
   await markStale(
     tx,
     emit,

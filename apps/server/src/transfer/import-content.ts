@@ -1,4 +1,4 @@
-import type { Message, Tx } from '@thinkingmap/db';
+import type { Message, RowInserts, Tx } from '@thinkingmap/db';
 import { findCycle, isInSubtree } from '@thinkingmap/map-graph';
 import { toDecisionSnapshot } from '../commands/decision-snapshot.ts';
 import { ValidationError } from '../commands/domain-errors.ts';
@@ -17,7 +17,14 @@ function idOf(written: WrittenBatch, key: string): string {
  * The imported nodes' dependencies, checked as `addDependency` checks one (no node on its own ancestor or
  * descendant, no cycle: the error names the place and the cycle's questions), written in one statement.
  */
-async function writeDependencies(tx: Tx, emit: Emit, mapId: string, plan: ImportPlan, written: WrittenBatch) {
+async function writeDependencies(
+  inserts: RowInserts,
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  plan: ImportPlan,
+  written: WrittenBatch,
+) {
   const tree = [...written.nodes.values()].map(({ id, parentId }) => ({ id, parentId }));
   const questions = new Map([...written.nodes.values()].map((node) => [node.id, node.question]));
   const edges: { nodeId: string; dependsOnId: string }[] = [];
@@ -26,35 +33,59 @@ async function writeDependencies(tx: Tx, emit: Emit, mapId: string, plan: Import
     node.source.dependsOn.forEach((key, i) => {
       const where = `${node.where}.dependsOn[${i}]`;
       const edge = { nodeId: idOf(written, node.key), dependsOnId: idOf(written, key) };
-      if (seen.has(`${edge.nodeId}>${edge.dependsOnId}`)) throw new ValidationError(where, 'this dependency is given twice');
+      if (seen.has(`${edge.nodeId}>${edge.dependsOnId}`))
+        throw new ValidationError(where, 'this dependency is given twice');
       if (isInSubtree(tree, edge.nodeId, edge.dependsOnId) || isInSubtree(tree, edge.dependsOnId, edge.nodeId))
         throw new ValidationError(where, 'a node cannot depend on its own ancestor or descendant');
       const cycle = findCycle(edges, edge);
       if (cycle)
-        throw new ValidationError(where, `this dependency closes a cycle: ${cycle.map((id) => questions.get(id)).join(' → ')}`);
+        throw new ValidationError(
+          where,
+          `this dependency closes a cycle: ${cycle.map((id) => questions.get(id)).join(' → ')}`,
+        );
       seen.add(`${edge.nodeId}>${edge.dependsOnId}`);
       edges.push(edge);
     });
   }
   const now = new Date();
   const rows = edges.map((edge) => ({ id: newId(), mapId, ...edge, createdAt: now }));
-  if (rows.length) await tx.dependency.createMany({ data: rows });
-  for (const dependency of rows) emit({ type: 'DependencyAdded', payload: { dependency: toDependencySnapshot(dependency) } });
+  await inserts.insert(tx, 'Dependency', rows);
+  for (const dependency of rows)
+    emit({ type: 'DependencyAdded', payload: { dependency: toDependencySnapshot(dependency) } });
 }
 
 /** The imported nodes' context items and both conversations' messages, thread links kept within a conversation. */
-async function writeContextAndMessages(tx: Tx, emit: Emit, mapId: string, plan: ImportPlan, written: WrittenBatch) {
+async function writeContextAndMessages(
+  inserts: RowInserts,
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  plan: ImportPlan,
+  written: WrittenBatch,
+) {
   const now = new Date();
   const items = plan.nodes.flatMap((node) =>
-    node.source.context.map((item) => ({ id: newId(), nodeId: idOf(written, node.key), mapId, ...item, createdAt: now })),
+    node.source.context.map((item) => ({
+      id: newId(),
+      nodeId: idOf(written, node.key),
+      mapId,
+      ...item,
+      createdAt: now,
+    })),
   );
-  if (items.length) await tx.contextItem.createMany({ data: items });
+  await inserts.insert(tx, 'ContextItem', items);
   for (const item of items)
-    emit({ type: 'ContextUpdated', payload: { nodeId: item.nodeId, action: 'ADDED', item: toContextItemSnapshot(item) } });
+    emit({
+      type: 'ContextUpdated',
+      payload: { nodeId: item.nodeId, action: 'ADDED', item: toContextItemSnapshot(item) },
+    });
   const messages: { nodeId: string; row: Message }[] = [];
   for (const node of plan.nodes) {
     const nodeId = idOf(written, node.key);
-    for (const [kind, list] of [['DECOMPOSE', node.source.conversations.decompose], ['CONCLUDE', node.source.conversations.conclude]] as const) {
+    for (const [kind, list] of [
+      ['DECOMPOSE', node.source.conversations.decompose],
+      ['CONCLUDE', node.source.conversations.conclude],
+    ] as const) {
       const conversationId = written.conversations.get(node.key)![kind];
       const ids = new Map<string, string>();
       list.forEach((message, i) => {
@@ -68,15 +99,29 @@ async function writeContextAndMessages(tx: Tx, emit: Emit, mapId: string, plan: 
         ids.set(message.id, id);
         // Messages of one conversation keep their order: each a millisecond after the one before.
         const createdAt = new Date(now.getTime() + i);
-        messages.push({ nodeId, row: { id, conversationId, mapId, parentId, role: message.role, kind: message.kind, content: message.content, metadata: message.metadata, deletedAt: null, createdAt } });
+        messages.push({
+          nodeId,
+          row: {
+            id,
+            conversationId,
+            mapId,
+            parentId,
+            role: message.role,
+            kind: message.kind,
+            content: message.content,
+            metadata: message.metadata,
+            deletedAt: null,
+            createdAt,
+          },
+        });
       });
     }
   }
-  if (messages.length)
-    await tx.message.createMany({
-      // A JSON column takes no plain null: a message without metadata leaves it unset.
-      data: messages.map(({ row: { metadata, ...row } }) => (metadata === null ? row : { ...row, metadata })),
-    });
+  await inserts.insert(
+    tx,
+    'Message',
+    messages.map(({ row }) => ({ ...row, metadata: row.metadata === null ? null : JSON.stringify(row.metadata) })),
+  );
   for (const { nodeId, row } of messages)
     emit({ type: 'MessagePosted', payload: { nodeId, message: toMessageSnapshot(row) } });
 }
@@ -86,7 +131,14 @@ async function writeContextAndMessages(tx: Tx, emit: Emit, mapId: string, plan: 
  * holds its decisions (it has no checkpoint: it cannot be forked or resumed), so the node panel and the run view
  * show why each was decided.
  */
-async function writeDecisions(tx: Tx, emit: Emit, mapId: string, plan: ImportPlan, written: WrittenBatch) {
+async function writeDecisions(
+  inserts: RowInserts,
+  tx: Tx,
+  emit: Emit,
+  mapId: string,
+  plan: ImportPlan,
+  written: WrittenBatch,
+) {
   const now = new Date();
   const runs = new Map<string, { id: string; nodeId: string; agent: string }>();
   const decisions = plan.nodes.flatMap((node) =>
@@ -98,8 +150,10 @@ async function writeDecisions(tx: Tx, emit: Emit, mapId: string, plan: ImportPla
     }),
   );
   if (!decisions.length) return;
-  await tx.agentRun.createMany({
-    data: [...runs.values()].map((run) => ({
+  await inserts.insert(
+    tx,
+    'AgentRun',
+    [...runs.values()].map((run) => ({
       ...run,
       mapId,
       status: 'COMPLETED' as const,
@@ -108,7 +162,7 @@ async function writeDecisions(tx: Tx, emit: Emit, mapId: string, plan: ImportPla
       updatedAt: now,
       finishedAt: now,
     })),
-  });
+  );
   const rows = decisions.map(({ decision, nodeId, runId }, i) => ({
     id: newId(),
     runId,
@@ -123,14 +177,26 @@ async function writeDecisions(tx: Tx, emit: Emit, mapId: string, plan: ImportPla
     key: `import-${i}`,
     createdAt: new Date(now.getTime() + i),
   }));
-  await tx.decision.createMany({
-    data: rows.map(({ overridden, ...row }) => (overridden === null ? row : { ...row, overridden })),
-  });
+  await inserts.insert(
+    tx,
+    'Decision',
+    rows.map((row) => ({
+      ...row,
+      choice: JSON.stringify(row.choice),
+      overridden: row.overridden === null ? null : JSON.stringify(row.overridden),
+    })),
+  );
   for (const row of rows) emit({ type: 'DecisionRecorded', payload: { decision: toDecisionSnapshot(row) } });
 }
 
 /** The file's consultations with their records (their messages are not part of a map's file). */
-async function writeConsultations(tx: Tx, emit: Emit, map: { id: string; ownerId: string }, plan: ImportPlan) {
+async function writeConsultations(
+  inserts: RowInserts,
+  tx: Tx,
+  emit: Emit,
+  map: { id: string; ownerId: string },
+  plan: ImportPlan,
+) {
   const now = new Date();
   const consultations = plan.file.consultations.map((consultation, i) => ({
     consultation: {
@@ -146,7 +212,11 @@ async function writeConsultations(tx: Tx, emit: Emit, map: { id: string; ownerId
     records: consultation.records,
   }));
   if (!consultations.length) return;
-  await tx.consultation.createMany({ data: consultations.map((c) => c.consultation) });
+  await inserts.insert(
+    tx,
+    'Consultation',
+    consultations.map(({ consultation }) => ({ ...consultation, plan: '[]', context: '{}', logs: '[]' })),
+  );
   const records = consultations.flatMap(({ consultation, records }) =>
     records.map((record, i) => ({
       id: newId(),
@@ -157,7 +227,7 @@ async function writeConsultations(tx: Tx, emit: Emit, map: { id: string; ownerId
       updatedAt: now,
     })),
   );
-  if (records.length) await tx.consultationRecord.createMany({ data: records });
+  await inserts.insert(tx, 'ConsultationRecord', records);
   for (const { consultation } of consultations)
     emit({
       type: 'ConsultationChanged',
@@ -171,14 +241,15 @@ async function writeConsultations(tx: Tx, emit: Emit, map: { id: string; ownerId
  * each with its event. A reference the file gets wrong refuses the whole import, naming the place.
  */
 export async function writeImportedContent(
+  inserts: RowInserts,
   tx: Tx,
   emit: Emit,
   map: { id: string; ownerId: string },
   plan: ImportPlan,
   written: WrittenBatch,
 ): Promise<void> {
-  await writeDependencies(tx, emit, map.id, plan, written);
-  await writeContextAndMessages(tx, emit, map.id, plan, written);
-  await writeDecisions(tx, emit, map.id, plan, written);
-  await writeConsultations(tx, emit, map, plan);
+  await writeDependencies(inserts, tx, emit, map.id, plan, written);
+  await writeContextAndMessages(inserts, tx, emit, map.id, plan, written);
+  await writeDecisions(inserts, tx, emit, map.id, plan, written);
+  await writeConsultations(inserts, tx, emit, map, plan);
 }

@@ -90,8 +90,8 @@ export async function importMap(ctx: CommandContext, notes: NoteWriter, raw: unk
   const map = await naming(input.format, () =>
     mutateMap(ctx, { create: (tx) => tx.map.create({ data }) }, async (tx, emit, created) => {
       emit({ type: 'MapCreated', payload: { map: toMapSnapshot(created) } });
-      const written = await writeNodeBatch(tx, emit, created.id, plan.nodes, { oneRoot: false });
-      await writeImportedContent(tx, emit, created, plan, written);
+      const written = await writeNodeBatch(ctx.db.rows, tx, emit, created.id, plan.nodes, { oneRoot: false });
+      await writeImportedContent(ctx.db.rows, tx, emit, created, plan, written);
       return created;
     }),
   );

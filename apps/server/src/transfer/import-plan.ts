@@ -50,7 +50,8 @@ function counter(what: string, limit: number) {
   let count = 0;
   return (by: number, where: string) => {
     count += by;
-    if (count > limit) throw new ValidationError(where, `an import may hold at most ${limit.toLocaleString('en')} ${what}`);
+    if (count > limit)
+      throw new ValidationError(where, `an import may hold at most ${limit.toLocaleString('en')} ${what}`);
   };
 }
 
@@ -81,7 +82,9 @@ export function planImport(
   const items = counter('context items', IMPORT_LIMITS.contextItems);
   const decisions = counter('decisions', IMPORT_LIMITS.decisions);
   const planned: PlannedNode[] = [];
-  const stack: { node: ImportedNode; parentKey: string | null }[] = tree.map((node) => ({ node, parentKey: null })).reverse();
+  const stack: { node: ImportedNode; parentKey: string | null }[] = tree
+    .map((node) => ({ node, parentKey: null }))
+    .reverse();
   while (stack.length) {
     const { node, parentKey } = stack.pop()!;
     const at = node.where;
@@ -130,16 +133,25 @@ export function planImport(
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, parentKey: node.key });
   }
   if (file.consultations.length > IMPORT_LIMITS.consultations)
-    throw new ValidationError('consultations', `an import may hold at most ${IMPORT_LIMITS.consultations} consultations`);
+    throw new ValidationError(
+      'consultations',
+      `an import may hold at most ${IMPORT_LIMITS.consultations} consultations`,
+    );
   const records = counter('consultation records', IMPORT_LIMITS.records);
   file.consultations.forEach((consultation, i) => {
     records(consultation.records.length, `consultations[${i}]`);
-    consultation.records.forEach((record, j) => check(content, record.content, `consultations[${i}].records[${j}].content`));
+    consultation.records.forEach((record, j) =>
+      check(content, record.content, `consultations[${i}].records[${j}].content`),
+    );
   });
   if (file.notes.length > IMPORT_LIMITS.notes)
     throw new ValidationError('notes', `an import may hold at most ${IMPORT_LIMITS.notes} notes`);
   file.notes.forEach((note, i) =>
-    check(z.string().max(IMPORT_LIMITS.noteCharacters, `must be at most ${IMPORT_LIMITS.noteCharacters} characters`), note.content, `notes[${i}].content`),
+    check(
+      z.string().max(IMPORT_LIMITS.noteCharacters, `must be at most ${IMPORT_LIMITS.noteCharacters} characters`),
+      note.content,
+      `notes[${i}].content`,
+    ),
   );
   return { map, file, nodes: planned };
 }

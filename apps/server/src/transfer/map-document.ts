@@ -60,7 +60,11 @@ export async function loadMapDocument(ctx: CommandContext, notes: NoteReader, ma
       read.contextItem.findMany({ where: { mapId: map.id }, orderBy: byAge }),
       read.conversation.findMany({ where: { mapId: map.id }, select: { id: true, nodeId: true, kind: true } }),
       read.message.findMany({ where: { mapId: map.id, deletedAt: null }, orderBy: byAge }),
-      read.decision.findMany({ where: { mapId: map.id }, orderBy: byAge, include: { run: { select: { agent: true } } } }),
+      read.decision.findMany({
+        where: { mapId: map.id },
+        orderBy: byAge,
+        include: { run: { select: { agent: true } } },
+      }),
       read.consultation.findMany({
         where: { mapId: map.id },
         orderBy: byAge,

@@ -10,7 +10,10 @@ const outline = z.looseObject({
 });
 const opml = z.object({
   opml: z.object({
-    head: z.looseObject({ title: z.union([z.string(), z.number()]).optional() }).or(z.literal('')).optional(),
+    head: z
+      .looseObject({ title: z.union([z.string(), z.number()]).optional() })
+      .or(z.literal(''))
+      .optional(),
     body: z.looseObject({ outline: z.array(z.unknown()).optional() }).or(z.literal('')),
   }),
 });

@@ -48,7 +48,9 @@ describe('reading OPML as outliners export it', () => {
 
   it('should read OmniOutliner’s rows with their extra columns ignored', () => {
     const map = parseOpml(fixture('omnioutliner.opml'));
-    expect(shape(map.tree)).toEqual([['Research question', ['Literature review', ['Method', ['Interviews', 'Survey']]]]]);
+    expect(shape(map.tree)).toEqual([
+      ['Research question', ['Literature review', ['Method', ['Interviews', 'Survey']]]],
+    ]);
   });
 
   it('should name the line of malformed XML, the path of an outline without text, and refuse entities', () => {
