@@ -63,7 +63,7 @@ const PUBLIC_ENTRIES: Record<string, string[]> = {
   mcp: [],
   ops: [],
   runs: ['answerable-questions.ts', 'reply-to-question.ts', 'start-runs.ts'],
-  transfer: ['import-map.ts', 'map-document.ts'],
+  transfer: ['import-error.ts', 'import-map.ts', 'map-document.ts'],
 };
 
 const MAX_LINES = 450;
