@@ -246,10 +246,6 @@ export const IMPORT_MAP = graphql(
       ... on Map {
         ...WorkspaceMapFields
       }
-      ... on ImportError {
-        where
-        reason
-      }
       ...ErrorFields
     }
   }
