@@ -40,9 +40,9 @@ export {
 export * from './enums.ts';
 export type { EventRow, LoggedMap, MapLog } from './map-log.ts';
 export type { MapVersion } from './map-version.ts';
-export type { InsertRow, RowInserts, TableName } from './row-inserts.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
+export type { InsertRow, RowInserts, TableName } from './row-inserts.ts';
 export type {
   NodeAgentState,
   NodeRun,

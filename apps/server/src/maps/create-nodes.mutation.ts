@@ -1,7 +1,7 @@
 import { builder } from '../schema/builder.ts';
 import { ACCESS_ERRORS } from '../schema/errors.type.ts';
-import { type CreatedNode, createNodes } from './node-batch-commands.ts';
 import { NodeRef } from './node.type.ts';
+import { type CreatedNode, createNodes } from './node-batch-commands.ts';
 
 const BatchNodeInput = builder.inputType('BatchNodeInput', {
   fields: (t) => ({

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { CommandContext } from '../commands/context.ts';
 import { ValidationError } from '../commands/domain-errors.ts';
 import { toMapSnapshot } from '../commands/event-snapshots.ts';
-import { language, LIMITS, parseInput, text } from '../commands/input.ts';
+import { LIMITS, language, parseInput, text } from '../commands/input.ts';
 import { assertCanChange, mutateMap } from '../commands/mutate-map.ts';
 import { newId } from '../commands/new-id.ts';
 import { writeNodeBatch } from '../maps/node-batch.ts';

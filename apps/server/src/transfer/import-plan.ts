@@ -1,8 +1,8 @@
-import { AgentGraph, Language } from '@thinkingmap/db';
+import { AgentGraph, type Language } from '@thinkingmap/db';
 import { type ImportedMap, type ImportedNode, outlineNode } from '@thinkingmap/map-markdown/import';
 import { z } from 'zod';
-import { checkJson, constraints, LIMITS, optionalText, text } from '../commands/input.ts';
 import { ValidationError } from '../commands/domain-errors.ts';
+import { checkJson, constraints, LIMITS, optionalText, text } from '../commands/input.ts';
 import type { BatchNode } from '../maps/node-batch.ts';
 import { MAX_BATCH_NODES } from '../maps/node-batch.ts';
 
@@ -140,18 +140,18 @@ export function planImport(
   const records = counter('consultation records', IMPORT_LIMITS.records);
   file.consultations.forEach((consultation, i) => {
     records(consultation.records.length, `consultations[${i}]`);
-    consultation.records.forEach((record, j) =>
-      check(content, record.content, `consultations[${i}].records[${j}].content`),
-    );
+    consultation.records.forEach((record, j) => {
+      check(content, record.content, `consultations[${i}].records[${j}].content`);
+    });
   });
   if (file.notes.length > IMPORT_LIMITS.notes)
     throw new ValidationError('notes', `an import may hold at most ${IMPORT_LIMITS.notes} notes`);
-  file.notes.forEach((note, i) =>
-    check(
-      z.string().max(IMPORT_LIMITS.noteCharacters, `must be at most ${IMPORT_LIMITS.noteCharacters} characters`),
-      note.content,
-      `notes[${i}].content`,
-    ),
-  );
+  const noteText = z
+    .string()
+    .max(IMPORT_LIMITS.noteCharacters, `must be at most ${IMPORT_LIMITS.noteCharacters} characters`);
+  file.notes.forEach((note, i) => {
+    check(noteText, note.content, `notes[${i}].content`);
+  });
+
   return { map, file, nodes: planned };
 }

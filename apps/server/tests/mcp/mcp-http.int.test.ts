@@ -176,7 +176,10 @@ describe.each(providers)('ThinkingMap as an MCP server over Streamable HTTP on %
       '房租多少？',
     ]);
     const again = await callTool(alice, 'import_map', { format: 'JSON', content: json, title: '开咖啡店（副本）' });
-    const markdown = await alice.callTool({ name: 'export_map', arguments: { mapId: again.mapId, format: 'MARKDOWN' } });
+    const markdown = await alice.callTool({
+      name: 'export_map',
+      arguments: { mapId: again.mapId, format: 'MARKDOWN' },
+    });
     expect((markdown.content as { text: string }[])[0]!.text).toContain('周边有几所大学？');
     const refused = await toolFailure(alice, 'import_map', { format: 'OPML', content: '<opml><body></body></opml>' });
     expect(refused).toMatchObject({ code: 'VALIDATION', field: 'opml/body' });

@@ -220,7 +220,9 @@ describe.skipIf(!run)('exporting and sharing a map', () => {
       buffer: Buffer.from('<opml version="2.0">\n<body>\n<outline text="a">\n</body></opml>'),
     });
     const alert = phone.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toMatch(/^无法导入该文件（line \d+, column \d+）：.+。未创建任何内容。$/);
+    await expect
+      .poll(() => alert.textContent())
+      .toMatch(/^无法导入该文件（line \d+, column \d+）：.+。未创建任何内容。$/);
     const pick = await phone.getByRole('button', { name: '选择文件' }).boundingBox();
     expect(pick!.height).toBeGreaterThanOrEqual(44);
     expect(await horizontalOverflow(phone)).toBeLessThanOrEqual(0);

@@ -1,4 +1,4 @@
-import { type Token, type Tokens, marked } from 'marked';
+import { marked, type Token, type Tokens } from 'marked';
 import { type ImportedMap, type ImportedNode, MapImportError, outlineMap, outlineNode } from './imported-map.ts';
 
 const isList = (token: Token): token is Tokens.List => token.type === 'list';
