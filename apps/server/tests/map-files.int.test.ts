@@ -125,7 +125,7 @@ describe.each(providers)('maps in and out through the API on %s', (provider) => 
     expect(mapHistory.changes).toHaveLength(2);
   });
 
-  it('should refuse a batch with a wrong parent, naming the node, and create nothing', async () => {
+  it('should refuse a batch with a wrong parent, naming the node, creating nothing, and undo a whole batch at once', async () => {
     const mapId = await newMap('Refused batches');
     const attempt = async (nodes: string) =>
       (
@@ -152,6 +152,15 @@ describe.each(providers)('maps in and out through the API on %s', (provider) => 
     expect(await treeOf(mapId)).toEqual([]);
     const { map } = await gql(`{ map(id: "${mapId}") { ... on Map { lastSeq } } }`);
     expect(map.lastSeq).toBe(1);
+
+    // A batch that passes is one change: one undo takes every node of it back.
+    await attempt(
+      '{ key: "r", question: "Root" }, { key: "a", parentKey: "r", question: "A" }, { key: "b", parentKey: "a", question: "B" }',
+    );
+    expect(shape(await treeOf(mapId))).toEqual([['Root', [['A', ['B']]]]]);
+    const { undoLastChange } = await gql(`mutation { undoLastChange(mapId: "${mapId}") { __typename } }`);
+    expect(undoLastChange.__typename).toBe('CompensationResult');
+    expect(await treeOf(mapId)).toEqual([]);
   });
 
   it('should give back exactly what a JSON export holds when it is imported and exported again', async () => {
