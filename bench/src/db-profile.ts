@@ -159,6 +159,7 @@ export function profileDatabase(
       mapVersion: db.mapVersion,
       mapLog,
       checkpointLog,
+      rows: db.rows,
       runLog,
       agentReads,
       close: () => db.close(),

@@ -88,6 +88,10 @@ export const ERROR_FIELDS = graphql(`
       currentVersion
       expectedVersion
     }
+    ... on ImportError {
+      where
+      reason
+    }
   }
 `);
 

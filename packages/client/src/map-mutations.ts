@@ -236,3 +236,37 @@ export const CLEAR_CONVERSATION = graphql(
 `,
   [ERROR_FIELDS],
 );
+
+/** Imports a file (JSON export, Markdown or OPML outline) as a new map of the viewer. */
+export const IMPORT_MAP = graphql(
+  `
+  mutation ImportMap($input: ImportMapInput!) {
+    importMap(input: $input) {
+      __typename
+      ... on Map {
+        ...WorkspaceMapFields
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [WORKSPACE_MAP_FIELDS, ERROR_FIELDS],
+);
+
+/** A whole map as a file (JSON, Markdown or OPML), rendered by the server. */
+export const EXPORT_MAP = graphql(
+  `
+  query ExportMap($mapId: ID!, $format: MapFileFormat!) {
+    exportMap(mapId: $mapId, format: $format) {
+      __typename
+      ... on MapFile {
+        fileName
+        mimeType
+        content
+      }
+      ...ErrorFields
+    }
+  }
+`,
+  [ERROR_FIELDS],
+);

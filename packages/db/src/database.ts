@@ -11,6 +11,7 @@ import { statementsFor } from './kysely.ts';
 import { createMapLog, type MapLog } from './map-log.ts';
 import type { MapVersion } from './map-version.ts';
 import { migratePostgres, migrateSqlite } from './migrate.ts';
+import { createRowInserts, type RowInserts } from './row-inserts.ts';
 import { type RunLog, runLog } from './run-log.ts';
 import { type DatabaseTarget, type Provider, parseDatabaseUrl } from './url.ts';
 import { walFlush } from './wal-flush.ts';
@@ -61,6 +62,8 @@ export interface Database {
   readonly mapLog: MapLog;
   /** The statements that store and drop agent runs' checkpoints, inside a write transaction. */
   readonly checkpointLog: CheckpointLog;
+  /** Multi-row inserts of many rows of one table, inside a write transaction (a batch of nodes, an import). */
+  readonly rows: RowInserts;
   /** The columns an agent run's writes look up (its state on a node, its decisions, its status). */
   readonly runLog: RunLog;
   /** What agent runs read of the committed database, outside any write: the one interface agents read through. */
@@ -172,6 +175,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     mapVersion: agentReads.mapVersion,
     mapLog: createMapLog(target.provider, statements),
     checkpointLog: createCheckpointLog(read, statements),
+    rows: createRowInserts(statements),
     runLog,
     agentReads,
     async close() {

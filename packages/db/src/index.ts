@@ -43,6 +43,7 @@ export type { EventRow, LoggedMap, MapLog } from './map-log.ts';
 export type { MapVersion } from './map-version.ts';
 export { listMigrations, type MigrationFile, migratePostgres, migrateSqlite } from './migrate.ts';
 export { repoDir } from './paths.ts';
+export type { InsertRow, RowInserts, TableName } from './row-inserts.ts';
 export type {
   NodeAgentState,
   NodeRun,

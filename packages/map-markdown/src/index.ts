@@ -2,10 +2,14 @@ export { escapeInline, escapeLines } from './escape-markdown.ts';
 export { escapeXml } from './escape-xml.ts';
 export { LABELS, type MarkdownLabels } from './labels.ts';
 export { mapBranch } from './map-branch.ts';
+export { mapFileName } from './map-file-name.ts';
 export type {
+  JsonValue,
   MarkdownConsultation,
   MarkdownConsultationRecord,
+  MarkdownDecision,
   MarkdownMap,
+  MarkdownMessage,
   MarkdownNode,
   MarkdownNote,
   MarkdownOptions,

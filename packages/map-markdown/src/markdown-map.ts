@@ -1,13 +1,45 @@
 import type {
   ConclusionKind,
   ConsultationRecordKind,
+  DecidedBy,
+  DecisionKind,
+  DecompositionStrategy,
   DivergentRole,
   Language,
+  MapMode,
   MapStatus,
+  MessageKind,
+  MessageRole,
+  NodeIntent,
   NodeStatus,
   RunStatus,
   StaleReason,
 } from '@thinkingmap/db/enums';
+
+/** A JSON value as a JSON column holds it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A message of one of a node's two conversations; `parentId` is the message it answers. */
+export interface MarkdownMessage {
+  id: string;
+  parentId: string | null;
+  role: MessageRole;
+  kind: MessageKind;
+  content: string;
+  metadata: JsonValue;
+}
+
+/** A decision a run made about a node, with the run (its id and agent) it belongs to. */
+export interface MarkdownDecision {
+  runId: string;
+  agent: string;
+  kind: DecisionKind;
+  choice: JsonValue;
+  reason: string;
+  confidence: number | null;
+  decidedBy: DecidedBy;
+  overridden: JsonValue;
+}
 
 /** A node as the renderer needs it: plain data, whatever loaded it (database rows, the web's store). */
 export interface MarkdownNode {
@@ -33,6 +65,13 @@ export interface MarkdownNode {
   divergentLevel?: number | null;
   completionScore?: number | null;
   contextItems?: readonly { title: string; content: string }[];
+  /** What the agents chose for it. */
+  intent?: NodeIntent | null;
+  strategy?: DecompositionStrategy | null;
+  /** Its two conversations, oldest message first (the JSON export carries them). */
+  conversations?: { decompose: readonly MarkdownMessage[]; conclude: readonly MarkdownMessage[] };
+  /** The runs' decisions about it, oldest first (the JSON export carries them). */
+  decisions?: readonly MarkdownDecision[];
 }
 
 /** A question a paused run waits on. */
@@ -82,6 +121,7 @@ export interface MarkdownMap {
   /** The map's language: the headings and labels are written in it. */
   language: Language;
   status: MapStatus;
+  mode?: MapMode;
   nodes: readonly MarkdownNode[];
   pendingQuestions?: readonly MarkdownQuestion[];
   runs?: readonly MarkdownRun[];

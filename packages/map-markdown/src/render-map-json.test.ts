@@ -29,7 +29,7 @@ const shape = (nodes: MapJsonNode[]): unknown[] => nodes.map((n) => [n.question,
 describe('renderMapJson', () => {
   it('should nest the tree in reading order with everything written and ids for dependencies', () => {
     const json = JSON.parse(renderMapJson(map)) as MapJson;
-    expect(json).toMatchObject({ format: 'thinkingmap', version: 1, map: { id: 'm1', title: 'Open a café?' } });
+    expect(json).toMatchObject({ format: 'thinkingmap', version: 2, map: { id: 'm1', title: 'Open a café?' } });
     expect(shape(json.tree)).toEqual([
       [
         'Root',

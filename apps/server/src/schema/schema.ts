@@ -28,6 +28,7 @@ import '../runs/create-map.mutation.ts';
 import '../maps/update-map.mutation.ts';
 import '../maps/delete-map.mutation.ts';
 import '../maps/create-node.mutation.ts';
+import '../maps/create-nodes.mutation.ts';
 import '../maps/update-node.mutation.ts';
 import '../maps/delete-node.mutation.ts';
 import '../maps/move-node.mutation.ts';
@@ -52,6 +53,7 @@ import '../history/undo-run.mutation.ts';
 import '../runs/fork-run.mutation.ts';
 import '../history/restore-map.mutation.ts';
 import '../consultations/consultation.mutations.ts';
+import '../transfer/transfer.type.ts';
 
 /** The executable GraphQL schema. */
 export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));

@@ -52,6 +52,8 @@ const PUBLIC_ENTRIES: Record<string, string[]> = {
     'dependency-commands.ts',
     'map-commands.ts',
     'map.type.ts',
+    'node-batch.ts',
+    'node-batch-commands.ts',
     'node-commands.ts',
     'node-state-commands.ts',
     'records.ts',
@@ -61,6 +63,7 @@ const PUBLIC_ENTRIES: Record<string, string[]> = {
   mcp: [],
   ops: [],
   runs: ['answerable-questions.ts', 'reply-to-question.ts', 'start-runs.ts'],
+  transfer: ['import-error.ts', 'import-map.ts', 'map-document.ts'],
 };
 
 const MAX_LINES = 450;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeSummary, QuestionSummary, RunSummary } from '../../src/mcp/map-snapshot.ts';
 import { startScriptedModel } from '../helpers/scripted-model-server.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { callTool, connectOverHttp, waitForMap } from './mcp-client.ts';
+import { callTool, connectOverHttp, toolFailure, waitForMap } from './mcp-client.ts';
 
 const providers = logicProviders;
 
@@ -162,5 +162,26 @@ describe.each(providers)('ThinkingMap as an MCP server over Streamable HTTP on %
     const text = (await alice.callTool({ name: 'get_map', arguments: { mapId } })).content as { text: string }[];
     expect(text[0]?.text).toBe(markdown);
     expect((await callTool(alice, 'list_maps')).maps[0]).toMatchObject({ id: mapId, status: 'COMPLETED' });
+  });
+
+  it('should bring a map in from an outline and out as a file through import_map and export_map', async () => {
+    const outline = '# 开咖啡店\n\n- 客流有多大？\n  - 周边有几所大学？\n- 房租多少？\n';
+    const imported = await callTool(alice, 'import_map', { format: 'MARKDOWN', content: outline });
+    expect(imported).toMatchObject({ title: '开咖啡店', language: 'zh', nodes: 4 });
+    const exported = await alice.callTool({ name: 'export_map', arguments: { mapId: imported.mapId, format: 'JSON' } });
+    expect(exported.structuredContent).toMatchObject({ fileName: '开咖啡店.json', format: 'JSON' });
+    const json = (exported.content as { text: string }[])[0]!.text;
+    expect(JSON.parse(json).tree[0].children.map((n: { question: string }) => n.question)).toEqual([
+      '客流有多大？',
+      '房租多少？',
+    ]);
+    const again = await callTool(alice, 'import_map', { format: 'JSON', content: json, title: '开咖啡店（副本）' });
+    const markdown = await alice.callTool({
+      name: 'export_map',
+      arguments: { mapId: again.mapId, format: 'MARKDOWN' },
+    });
+    expect((markdown.content as { text: string }[])[0]!.text).toContain('周边有几所大学？');
+    const refused = await toolFailure(alice, 'import_map', { format: 'OPML', content: '<opml><body></body></opml>' });
+    expect(refused).toMatchObject({ code: 'VALIDATION', field: 'opml/body' });
   });
 });

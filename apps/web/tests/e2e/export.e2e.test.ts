@@ -3,7 +3,14 @@ import { ADD_DEPENDENCY, SET_CONCLUSION } from '@thinkingmap/client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './helpers/api.ts';
-import { card, launchBrowser, openPage, screenshot, screenshotIfFailed } from './helpers/browser.ts';
+import {
+  card,
+  horizontalOverflow,
+  launchBrowser,
+  openPage,
+  screenshot,
+  screenshotIfFailed,
+} from './helpers/browser.ts';
 import { chromiumAvailable } from './helpers/chromium.ts';
 import { createMapWithTree } from './helpers/maps.ts';
 import { startWebServer, type WebServer } from './helpers/web-server.ts';
@@ -50,6 +57,9 @@ function outlineOf(page: Page, xml: string) {
     return read(doc.querySelector('body')!);
   }, xml);
 }
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../../packages/map-markdown/src/import/fixtures/${name}`, import.meta.url));
 
 describe.skipIf(!run)('exporting and sharing a map', () => {
   let server: WebServer;
@@ -103,7 +113,7 @@ describe.skipIf(!run)('exporting and sharing a map', () => {
     ]);
 
     const json = JSON.parse((await exportAs(page, 'JSON (.json)')).bytes.toString());
-    expect(json).toMatchObject({ format: 'thinkingmap', version: 1, map: { title: 'Café plan' } });
+    expect(json).toMatchObject({ format: 'thinkingmap', version: 2, map: { title: 'Café plan' } });
     expect(json.tree[0].children.map((c: { question: string }) => c.question)).toEqual([
       'Where should it be?',
       'What will it cost?',
@@ -176,5 +186,47 @@ describe.skipIf(!run)('exporting and sharing a map', () => {
     expect(menu.x + menu.width).toBeLessThanOrEqual(screen === 'phone' ? 390 : 1440);
     await screenshot(other, `export-${lang}-${screen}`);
     await other.context().close();
+  });
+
+  it('should import a file on the New map page: picked, dropped, and refused in Chinese on a phone', async () => {
+    const { context, page: importing } = await openPage(browser);
+    await importing.goto(`${server.origin}/maps/new`);
+    await importing.getByRole('heading', { name: 'Import a file' }).waitFor();
+    await importing.getByTestId('import-file').setInputFiles({
+      name: 'café.opml',
+      mimeType: 'text/x-opml',
+      buffer: fixture('xmind.opml'),
+    });
+    await importing.waitForURL(/\/maps\/c[a-z0-9]{24}$/);
+    await card(importing, 'Foot traffic').waitFor();
+
+    await importing.goto(`${server.origin}/maps/new`);
+    const dropped = await importing.evaluateHandle((text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], 'kyoto.md', { type: 'text/markdown' }));
+      return transfer;
+    }, fixture('list.md').toString());
+    await importing.getByTestId('import-drop').dispatchEvent('drop', { dataTransfer: dropped });
+    await importing.waitForURL(/\/maps\/c[a-z0-9]{24}$/);
+    await card(importing, 'Where to stay').waitFor();
+    await context.close();
+
+    const { context: phoneContext, page: phone } = await openPage(browser, 'zh-CN', 'phone');
+    await phone.goto(`${server.origin}/maps/new`);
+    await phone.getByRole('heading', { name: '导入文件' }).waitFor();
+    await phone.getByTestId('import-file').setInputFiles({
+      name: 'broken.opml',
+      mimeType: 'text/x-opml',
+      buffer: Buffer.from('<opml version="2.0">\n<body>\n<outline text="a">\n</body></opml>'),
+    });
+    const alert = phone.getByRole('alert');
+    await expect
+      .poll(() => alert.textContent())
+      .toMatch(/^无法导入该文件（line \d+, column \d+）：.+。未创建任何内容。$/);
+    const pick = await phone.getByRole('button', { name: '选择文件' }).boundingBox();
+    expect(pick!.height).toBeGreaterThanOrEqual(44);
+    expect(await horizontalOverflow(phone)).toBeLessThanOrEqual(0);
+    await screenshot(phone, 'phone-zh-import-refused');
+    await phoneContext.close();
   });
 });

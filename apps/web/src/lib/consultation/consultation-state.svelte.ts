@@ -5,15 +5,12 @@ import {
   type CONSULTATION_SUMMARY_FIELDS,
   CONSULTATIONS,
   DELETE_CONSULTATION_RECORD,
-  MAP_CONSULTATION_RECORDS,
-  MAP_NOTES,
   type ResultOf,
   SEND_CONSULTATION_MESSAGE,
   SET_CONSULTATION_STRATEGY,
   START_CONSULTATION,
   UPDATE_CONSULTATION_RECORD,
 } from '@thinkingmap/client';
-import type { MarkdownMap } from '@thinkingmap/map-markdown';
 import type { Client } from '@urql/core';
 import { type ApiError, requestError } from '../api/api-error.ts';
 import { runMutation, runQuery } from '../api/request.ts';
@@ -165,19 +162,6 @@ export class ConsultationState {
     if (!id) return { ok: false, error: requestError('no consultation is open') };
     const result = await runQuery(this.client, CONSULTATION_NOTE, { id, path });
     return result.ok ? { ok: true, content: result.value.content } : result;
-  }
-
-  /** What the map's exports carry of its consultations: their records (oldest first) and the notes. */
-  async exportable(): Promise<
-    { ok: true; value: Pick<Required<MarkdownMap>, 'consultations' | 'notes'> } | { ok: false; error: ApiError }
-  > {
-    const [records, map] = await Promise.all([
-      runQuery(this.client, MAP_CONSULTATION_RECORDS, { mapId: this.mapId }),
-      runQuery(this.client, MAP_NOTES, { mapId: this.mapId }),
-    ]);
-    if (!records.ok) return records;
-    if (!map.ok) return map;
-    return { ok: true, value: { consultations: [...records.value.data].reverse(), notes: map.value.notes } };
   }
 
   /** Applies one of the map's events. */

@@ -1,4 +1,7 @@
+import { EXPORT_MAP } from '@thinkingmap/client';
 import type { MarkdownMap } from '@thinkingmap/map-markdown';
+import type { Client } from '@urql/core';
+import { runQuery } from '../api/request.ts';
 import type { Language, MapDependency, MapFields, MapNode } from '../api/results.ts';
 import { translate } from '../i18n/translate.ts';
 import { download } from './download.ts';
@@ -28,7 +31,7 @@ export interface ExportSource {
   consultations?: Pick<MarkdownMap, 'consultations' | 'notes'>;
 }
 
-const isText = (format: ExportFormat): format is TextFormat => format !== 'svg' && format !== 'png';
+export const isText = (format: ExportFormat): format is TextFormat => format !== 'svg' && format !== 'png';
 
 /** The text of a text export (Markdown, OPML, JSON) of the map or branch. */
 export function exportText(format: TextFormat, source: ExportSource): string | null {
@@ -57,4 +60,17 @@ export async function exportMap(format: ExportFormat, source: ExportSource): Pro
     ? new Blob([exportText(format, source) ?? ''], { type: FILE_TYPES[format].mime })
     : await exportImage(format, source);
   download(content, exportFileName(title, format));
+}
+
+/** The API's name of each text format. */
+const API_FORMATS = { markdown: 'MARKDOWN', opml: 'OPML', json: 'JSON' } as const;
+
+/**
+ * Downloads a whole map in a text format as the server renders it (`exportMap`: the same renderers, with everything
+ * the map holds — conversations, decisions, consultations' records and notes — which the workspace does not load).
+ */
+export async function exportWholeMap(client: Client, mapId: string, format: TextFormat): Promise<void> {
+  const file = await runQuery(client, EXPORT_MAP, { mapId, format: API_FORMATS[format] });
+  if (!file.ok) throw new Error(file.error.message);
+  download(new Blob([file.value.content], { type: FILE_TYPES[format].mime }), file.value.fileName);
 }

@@ -2,6 +2,7 @@ import { subtreeIds } from '@thinkingmap/map-graph';
 import {
   type MarkdownMap,
   mapBranch,
+  mapFileName,
   renderMapJson,
   renderMapMarkdown,
   renderMapOpml,
@@ -70,9 +71,5 @@ export function renderText(format: TextFormat, map: MarkdownMap): string {
 
 /** A file name for an export: the title with unsafe characters removed, and the format's extension. */
 export function exportFileName(title: string, format: ExportFormat): string {
-  const base = title
-    .replace(/[\\/:*?"<>|\s？：]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-  return `${base || 'thinking-map'}.${FILE_TYPES[format].extension}`;
+  return mapFileName(title, FILE_TYPES[format].extension);
 }

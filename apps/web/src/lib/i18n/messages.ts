@@ -101,6 +101,22 @@ export const MESSAGES = {
   'newMap.modeStandard': { en: 'Standard (a tree of questions)', zh: '标准（问题树）' },
   'newMap.modeDivergent': { en: 'Divergent (levels of parallel ideas)', zh: '发散（逐层并行探索）' },
   'newMap.submit': { en: 'Create the map', zh: '创建导图' },
+  'newMap.import': { en: 'Import a file', zh: '导入文件' },
+  'newMap.importHint': {
+    en: 'A ThinkingMap JSON export, a Markdown outline (headings or nested lists), or OPML from XMind, MindNode, Logseq, Workflowy or OmniOutliner. Up to 2,000 questions.',
+    zh: 'ThinkingMap 导出的 JSON、Markdown 大纲（标题或嵌套列表），或 XMind、MindNode、Logseq、Workflowy、OmniOutliner 导出的 OPML。最多 2000 个问题。',
+  },
+  'newMap.importDrop': { en: 'Drop a .json, .md or .opml file here', zh: '把 .json、.md 或 .opml 文件拖到这里' },
+  'newMap.importPick': { en: 'Choose a file', zh: '选择文件' },
+  'newMap.importing': { en: 'Importing…', zh: '正在导入……' },
+  'newMap.importWrongType': {
+    en: '“{name}” is not a .json, .md or .opml file.',
+    zh: '“{name}”不是 .json、.md 或 .opml 文件。',
+  },
+  'newMap.importRefused': {
+    en: 'The file could not be imported ({where}): {reason}. Nothing was created.',
+    zh: '无法导入该文件（{where}）：{reason}。未创建任何内容。',
+  },
   'newMap.agentsLater': {
     en: 'An agent restates your problem, goal and constraints; you confirm or correct it, and the map starts from there. Without a problem, the title becomes the root question.',
     zh: '智能体会复述你的问题、目标和约束，由你确认或纠正，导图由此开始。若不填写问题，标题将作为根问题。',
