@@ -36,6 +36,8 @@ export interface BatchNode {
   goal: string;
   constraints: string[];
   state?: NodeState;
+  /** Its place among the children of its parent in the map, made free by the caller; else after them. */
+  position?: number;
   /** Where the caller sent it (`nodes[3]`, `tree[0].children[1]`, `line 7`), for an error to name. */
   where: string;
 }
@@ -126,8 +128,8 @@ export async function writeNodeBatch(
     const id = newId();
     ids.set(item.key, id);
     const parentId = item.parentKey !== null ? ids.get(item.parentKey)! : item.parentId;
-    const position = next.get(parentId) ?? 0;
-    next.set(parentId, position + 1);
+    const position = item.position ?? next.get(parentId) ?? 0;
+    if (item.position === undefined) next.set(parentId, position + 1);
     const state = item.state ?? {};
     const concluded = state.status === 'COMPLETED' && state.conclusion != null;
     nodes.set(item.key, {

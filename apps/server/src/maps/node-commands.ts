@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError, VersionConflictError } from '../command
 import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import { constraints, id, LIMITS, optionalText, parseInput, position, text, version } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
+import { type BatchNode, writeNodeBatch } from './node-batch.ts';
 import { markStale } from './stale-conclusions.ts';
 
 /**
@@ -73,29 +74,20 @@ export async function createNode(
       throw new ValidationError('parentId', 'the map already has a root; give the parent of the new node');
     }
     const at = await placeAmongSiblings(tx, input.mapId, parentId, input.position, emit);
-    const node = await tx.node.create({
-      data: {
-        mapId: input.mapId,
-        parentId,
-        position: at,
-        question: input.question,
-        goal: input.goal,
-        constraints: input.constraints,
-        type: parentId ? 'TASK' : 'ROOT',
-        status: 'READY',
-        ...(divergent ? { divergentRole: divergent.role, divergentLevel: divergent.level } : {}),
-        conversations: {
-          create: [
-            { kind: 'DECOMPOSE', mapId: input.mapId },
-            { kind: 'CONCLUDE', mapId: input.mapId },
-          ],
-        },
-      },
-    });
-    emit({ type: 'NodeCreated', payload: { node: toNodeSnapshot(node) } });
-    // A concluded parent did not consider its new child.
-    if (parentId) await markStale(tx, emit, [{ nodeId: parentId, reason: 'CHILD_ADDED', source: node }]);
-    return node;
+    const node: BatchNode = {
+      key: 'node',
+      parentKey: null,
+      parentId,
+      question: input.question,
+      goal: input.goal,
+      constraints: input.constraints,
+      position: at,
+      where: 'input',
+      ...(divergent ? { state: { divergentRole: divergent.role, divergentLevel: divergent.level } } : {}),
+    };
+    // Written as a batch of one: nodes are inserted one way, whether one at a time or many at once.
+    const written = await writeNodeBatch(ctx.db.rows, tx, emit, input.mapId, [node], { oneRoot: true });
+    return written.nodes.get(node.key)!;
   });
 }
 
