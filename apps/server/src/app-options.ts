@@ -70,6 +70,8 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Queries running longer are answered with a time-limit error (10 s). */
   executionTimeoutMs?: number;
+  /** Queries resolving more objects (a list counts its length) are answered with an object-limit error (50,000). */
+  maxQueryObjects?: number;
   /**
    * This instance's stable name (TM_INSTANCE_ID): at boot, runs its previous process left RUNNING are resumed at
    * once instead of after their lease. Must differ between instances sharing a database; random by default.

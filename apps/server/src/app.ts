@@ -81,7 +81,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
 
   const plugins = [useRevocableSubscriptions(revocations), ...graphqlMetricsPlugins(metrics)];
   const hideSchema = options.hideSchema ?? !!options.requireToken;
-  const { executionTimeoutMs, maxConcurrentRequests } = options;
+  const { executionTimeoutMs, maxQueryObjects, maxConcurrentRequests } = options;
   const yoga = createGraphQLYoga({
     schema,
     identity: requestIdentity,
@@ -89,6 +89,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     guard,
     hideSchema,
     executionTimeoutMs,
+    maxQueryObjects,
     plugins,
     logError,
   });

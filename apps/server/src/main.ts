@@ -27,6 +27,7 @@ const app = await buildApp({
   notesDir: env.TM_NOTES_DIR,
   consultationCompressAfter: env.TM_CONSULTATION_COMPRESS_AFTER,
   executionTimeoutMs: env.TM_QUERY_TIMEOUT_MS,
+  maxQueryObjects: env.TM_QUERY_MAX_OBJECTS,
   metricsPort: env.TM_METRICS_PORT,
   metricsHost: env.TM_METRICS_HOST,
   metricsToken: env.TM_METRICS_TOKEN,

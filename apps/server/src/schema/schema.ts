@@ -1,4 +1,4 @@
-import { stopAtDeadline } from '../http/deadline.ts';
+import { boundAtRunTime } from '../http/run-time-bound.ts';
 import { builder } from './builder.ts';
 import './scalars.type.ts';
 import './enums.type.ts';
@@ -54,4 +54,4 @@ import '../history/restore-map.mutation.ts';
 import '../consultations/consultation.mutations.ts';
 
 /** The executable GraphQL schema. */
-export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));
+export const schema = boundAtRunTime(builder.toSchema({ sortSchema: true }));
