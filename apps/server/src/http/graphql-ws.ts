@@ -8,6 +8,7 @@ import type { Access } from '../commands/access.ts';
 import type { GraphQLYoga } from './graphql-yoga.ts';
 import type { RequestGuard } from './request-guard.ts';
 import type { RequestIdentity } from './request-identity.ts';
+import { connectionCapRefusal } from './subscription-caps.ts';
 
 /** Options of {@link attachGraphQLWs}. */
 export interface GraphQLWsOptions {
@@ -17,6 +18,8 @@ export interface GraphQLWsOptions {
   guard: Pick<RequestGuard, 'check'>;
   identity: RequestIdentity;
   revocations: Pick<TokenRevocations, 'track'>;
+  /** Operations one connection may hold at once (100); one more is refused with SUBSCRIPTION_LIMIT. */
+  perConnection: number;
   logError(error: unknown): void;
 }
 
@@ -69,6 +72,8 @@ export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> 
       execute: (args: ExecutionArgs) => runners.get(args)!.execute(args),
       subscribe: (args: ExecutionArgs) => runners.get(args)!.subscribe(args),
       onSubscribe: async (ctx: WsContext, _id: string, params: SubscribePayload) => {
+        const overCap = connectionCapRefusal(ctx.subscriptions, options.perConnection);
+        if (overCap) return [overCap];
         const access = viewers.get(ctx)!;
         // Between its token's expiry and the socket's close, nothing more is run with it.
         const ended = identity.ended(access);

@@ -1,7 +1,6 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-
 /**
  * For a server people can reach: introspection is refused (graphql-js' own rule) and the parser's messages, which
  * quote the document back, become "Syntax error at line L, column C." (refusals naming a limit keep their text).

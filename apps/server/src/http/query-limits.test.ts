@@ -1,7 +1,12 @@
 import { parse } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { boundedParserCache, PARSED_BYTES_PER_CHARACTER, type RunTimeBudget, useRunTimeBudget } from './query-limits.ts';
+import {
+  boundedParserCache,
+  PARSED_BYTES_PER_CHARACTER,
+  type RunTimeBudget,
+  useRunTimeBudget,
+} from './query-limits.ts';
 import { boundAtRunTime } from './run-time-bound.ts';
 
 /** A query that never finishes by itself, and a counter of the object fields resolved. */
@@ -28,7 +33,11 @@ function slowSchema() {
 
 describe('execution time limit', () => {
   it('should answer a query that runs past the limit with one error naming it', async () => {
-    const yoga = createYoga({ schema: slowSchema().schema, plugins: [useRunTimeBudget({ timeoutMs: 50, maxObjects: 100 })], logging: false });
+    const yoga = createYoga({
+      schema: slowSchema().schema,
+      plugins: [useRunTimeBudget({ timeoutMs: 50, maxObjects: 100 })],
+      logging: false,
+    });
     const response = await yoga.fetch('http://localhost/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -48,14 +57,16 @@ describe('execution time limit', () => {
       budget: { at, ms, maxObjects: 100, objects: 0 },
     });
     expect(resolve({}, {}, budget(Date.now() + 60_000, 60_000), info)).toEqual({ id: '1' });
-    expect(() => resolve({}, {}, budget(Date.now() - 1, 10), info)).toThrow(
-      'Execution time limit of 10 ms exceeded.',
-    );
+    expect(() => resolve({}, {}, budget(Date.now() - 1, 10), info)).toThrow('Execution time limit of 10 ms exceeded.');
     expect(calls.item).toBe(1);
   });
 
   it('should leave mutations alone: they commit as a whole or not at all', async () => {
-    const yoga = createYoga({ schema: slowSchema().schema, plugins: [useRunTimeBudget({ timeoutMs: 1, maxObjects: 100 })], logging: false });
+    const yoga = createYoga({
+      schema: slowSchema().schema,
+      plugins: [useRunTimeBudget({ timeoutMs: 1, maxObjects: 100 })],
+      logging: false,
+    });
     const response = await yoga.fetch('http://localhost/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -87,14 +98,14 @@ function listSchema() {
 }
 
 describe('objects resolved', () => {
-  const post = (yoga: ReturnType<typeof createYoga>, query: string) =>
-    yoga
-      .fetch('http://localhost/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query }),
-      })
-      .then((response) => response.json());
+  const post = async (yoga: ReturnType<typeof createYoga>, query: string) => {
+    const response = await yoga.fetch('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return response.json();
+  };
 
   it('should answer a query within the limit whatever its lists multiply to statically', async () => {
     const yoga = createYoga({
@@ -109,7 +120,11 @@ describe('objects resolved', () => {
 
   it('should answer a query resolving more objects than the limit with one error naming it, and stop resolving', async () => {
     const { schema, calls } = listSchema();
-    const yoga = createYoga({ schema, plugins: [useRunTimeBudget({ timeoutMs: 10_000, maxObjects: 50 })], logging: false });
+    const yoga = createYoga({
+      schema,
+      plugins: [useRunTimeBudget({ timeoutMs: 10_000, maxObjects: 50 })],
+      logging: false,
+    });
     const answer = await post(yoga, '{ items { items { items { id } } } }');
     expect(answer).toEqual({
       errors: [

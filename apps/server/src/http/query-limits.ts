@@ -45,7 +45,8 @@ export function armorPlugin(options: { hideSchema: boolean }): Plugin {
 }
 
 /** The error of a query that ran out of time. */
-export const timeLimitError = (ms: number) => limitError(LIMIT_CODES.time, `Execution time limit of ${ms} ms exceeded.`);
+export const timeLimitError = (ms: number) =>
+  limitError(LIMIT_CODES.time, `Execution time limit of ${ms} ms exceeded.`);
 
 /** The error of a query that resolved more objects than one answer may hold. */
 export const objectLimitError = (max: number) =>

@@ -1,5 +1,6 @@
 import { testProviders } from '@thinkingmap/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { snapshot } from '../helpers/db-snapshot.ts';
 import { postGraphQL, send } from '../helpers/http-request.ts';
 import { buildLargeMap } from '../helpers/map-builder.ts';
@@ -43,6 +44,62 @@ function refusalOf(body: string): { message: string; code: unknown } {
   return { message: errors[0]!.message, code: errors[0]!.extensions?.code };
 }
 
+/** What one graphql-ws connection's subscriptions received: events delivered, and refusals by message and code. */
+interface Opened {
+  events: number;
+  refusals: { message: string; code: unknown }[];
+  close(): Promise<void>;
+}
+
+/** A GraphQL error as the protocol carries it. */
+type WireError = { message: string; extensions?: { code?: unknown } };
+
+/**
+ * Opens `count` `mapEvents(after: 0)` subscriptions, with literal arguments, on one WebSocket speaking the graphql-ws
+ * protocol, as a hostile client would: all at once. (graphql-ws' own client gives each subscription a listener of
+ * every message, which at thousands costs the test process more than the server.)
+ */
+function openReplays(endpoint: string, token: string, mapId: string, count: number): Opened {
+  const socket = new WebSocket(endpoint.replace(/^http/, 'ws'), 'graphql-transport-ws');
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const opened: Opened = {
+    events: 0,
+    refusals: [],
+    close: () => {
+      socket.close();
+      return closed;
+    },
+  };
+  const refused = (errors: WireError[]) => {
+    for (const error of errors) opened.refusals.push({ message: error.message, code: error.extensions?.code });
+  };
+  const query = `subscription { mapEvents(mapId: "${mapId}", after: 0) { ... on SequencedEvent { seq } } }`;
+  socket.on('open', () => {
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }));
+  });
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data));
+    if (message.type === 'connection_ack') {
+      for (let i = 0; i < count; i++)
+        socket.send(JSON.stringify({ id: String(i), type: 'subscribe', payload: { query } }));
+    } else if (message.type === 'next') {
+      if (message.payload.data) opened.events += 1;
+      refused(message.payload.errors ?? []);
+    } else if (message.type === 'error') {
+      // A refusal before the subscription starts is graphql-ws' `error` message: its GraphQL errors.
+      refused(message.payload);
+    }
+  });
+  return opened;
+}
+
+/** Resolves once `done()` holds, checking on every turn of the event loop. */
+const until = (done: () => boolean) =>
+  new Promise<void>((resolve) => {
+    const check = () => (done() ? resolve() : setImmediate(check));
+    check();
+  });
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe.each(providers)('query limits on %s', (provider) => {
@@ -54,7 +111,7 @@ describe.each(providers)('query limits on %s', (provider) => {
   const auth = () => ({ authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    server = await startTestServer(provider);
+    server = await startTestServer(provider, { app: { subscriptionCaps: { perConnection: 40, perToken: 60 } } });
     token = server.alice.token;
     small = await buildLargeMap(server, server.alice.id, 12);
     large = await buildLargeMap(server, server.alice.id, 300);
@@ -217,6 +274,52 @@ describe.each(providers)('query limits on %s', (provider) => {
       /^Token limit of 1000 exceeded\.$/,
       'TOKEN_LIMIT',
     );
+  });
+
+  it("should cap one client's replays and share the rest, so another client's small query stays under 1 s", async () => {
+    const hostile = await buildLargeMap(server, server.alice.id, 100);
+    const { data } = JSON.parse(
+      (await postGraphQL(server.endpoint, `{ map(id: "${hostile.mapId}") { ... on Map { lastSeq } } }`, auth())).body,
+    );
+    const perMap: number = data.map.lastSeq;
+    const first = openReplays(server.endpoint, token, hostile.mapId, 5_000);
+    const second = openReplays(server.endpoint, token, hostile.mapId, 40);
+    const replayed = () => first.events + second.events >= 60 * perMap;
+    const latencies: number[] = [];
+    while (!replayed()) {
+      const started = performance.now();
+      const response = await postGraphQL(server.endpoint, '{ viewer { id } }', {
+        authorization: `Bearer ${server.bob.token}`,
+      });
+      latencies.push(performance.now() - started);
+      expect(JSON.parse(response.body).data.viewer.id).toBe(server.bob.id);
+    }
+    await until(() => first.refusals.length + second.refusals.length === 5_040 - 60);
+    expect(first.events + second.events).toBe(60 * perMap);
+    expect(new Set(first.refusals.map((refusal) => refusal.message))).toEqual(
+      new Set(['Subscription limit of 40 per connection exceeded: end one before starting another.']),
+    );
+    expect(second.refusals).toHaveLength(20);
+    expect(second.refusals[0]).toEqual({
+      message: 'Subscription limit of 60 per token exceeded: end one before starting another.',
+      code: 'SUBSCRIPTION_LIMIT',
+    });
+    expect(first.refusals[0]?.code).toBe('SUBSCRIPTION_LIMIT');
+    expect(latencies.length).toBeGreaterThan(3);
+    expect(Math.max(...latencies), `small query latencies (ms): ${latencies.map(Math.round).join(' ')}`).toBeLessThan(
+      1_000,
+    );
+    // Closing the connections ends their subscriptions: the token may open as many again.
+    await Promise.all([first.close(), second.close()]);
+    for (;;) {
+      const open = (await server.app.metrics.subscriptionsOpen.get()).values.reduce((sum, v) => sum + v.value, 0);
+      if (open === 0) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const again = openReplays(server.endpoint, token, hostile.mapId, 40);
+    await until(() => again.events >= 40 * perMap || again.refusals.length > 0);
+    await again.close();
+    expect(again.refusals).toEqual([]);
   });
 
   it('should refuse a body over 1 MB before reading it, declared or chunked', async () => {
