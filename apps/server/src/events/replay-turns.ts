@@ -21,6 +21,8 @@ export class ReplayTurns {
   readonly #concurrency: number;
   readonly #holdMs: number;
   #running = 0;
+  /** The owner granted last: another waiting owner goes before its next page. */
+  #last: string | undefined;
   /** Waiting grants by owner, owners in the order they are served next. */
   readonly #waiting = new Map<string, (() => void)[]>();
 
@@ -67,11 +69,17 @@ export class ReplayTurns {
       const next = this.#waiting.entries().next();
       if (next.done) return;
       const [owner, queue] = next.value;
-      const grant = queue.shift();
       this.#waiting.delete(owner);
+      if (owner === this.#last && this.#waiting.size > 0) {
+        this.#waiting.set(owner, queue);
+        this.#last = undefined;
+        continue;
+      }
+      const grant = queue.shift();
       // The owner goes to the back: every other waiting owner is served before its next page.
       if (queue.length) this.#waiting.set(owner, queue);
       if (!grant) continue;
+      this.#last = owner;
       this.#running += 1;
       setImmediate(grant);
     }
