@@ -32,33 +32,53 @@ const refusal = (cap: number, per: string) =>
     `Subscription limit of ${cap} per ${per} exceeded: end one before starting another.`,
   );
 
+/** The WebSocket close code for a connection that kept asking past its cap (graphql-ws' 4429 is "too many"). */
+export const FLOOD_CLOSE_CODE = 4429;
+
 /**
- * The refusal of one more subscription on a graphql-ws connection holding `cap` already, or null. `subscriptions` is
- * graphql-ws' own record of the connection's operations, which holds each from the moment its message arrives until
- * it ends: checked first thing, a refusal costs no parse, validation or context.
+ * Caps the operations one graphql-ws connection holds. `admit` is called first thing for each operation, so a refusal
+ * costs no parse, validation or context; a connection refused `cap` times more is closed (`flooding`), since sending
+ * each refusal back is what thousands of them cost. An admitted operation counts until it leaves graphql-ws' own
+ * record of the connection's operations, however it ends; ended ones are dropped from the count when it reaches the
+ * cap. The refusal is one error made once (an error's stack trace cost more than the rest of a refusal).
  */
-export function connectionCapRefusal(subscriptions: Record<string, unknown>, cap: number) {
-  let open = 0;
-  // Counted up to the cap only: a connection holding thousands costs each message the cap's count, not thousands.
-  for (const _id in subscriptions) if (++open > cap) return refusal(cap, 'connection');
-  return null;
+export function connectionCap(cap: number) {
+  const admitted = new WeakMap<object, { ids: Set<string>; refused: number }>();
+  const errors = [refusal(cap, 'connection')];
+  return {
+    reason: `Subscription limit of ${cap} per connection exceeded`,
+    /** Null when `id` may run on the connection whose operations are `subscriptions`; else the refusal. */
+    admit(subscriptions: Record<string, unknown>, id: string) {
+      const held = admitted.get(subscriptions) ?? { ids: new Set<string>(), refused: 0 };
+      admitted.set(subscriptions, held);
+      const { ids } = held;
+      if (ids.size >= cap) for (const open of ids) if (!(open in subscriptions)) ids.delete(open);
+      if (ids.size < cap) {
+        ids.add(id);
+        return null;
+      }
+      held.refused += 1;
+      return { errors, flooding: held.refused >= cap };
+    },
+  };
 }
 
 /**
  * Caps the subscriptions open at once with one token, over every transport and connection (SSE and WebSocket
  * alike): one more is answered with one error naming the cap (`SUBSCRIPTION_LIMIT`) and nothing runs for it. A
  * subscription counts from its start until it ends however it ends (completed, refused by its resolver, its
- * connection closed). Per connection, see {@link connectionCapRefusal}.
+ * connection closed). Per connection, see {@link connectionCap}.
  */
 export function useSubscriptionCaps(caps: Pick<SubscriptionCaps, 'perToken'>): Plugin<{ access?: Access }> {
   const perToken = new Counts<string>();
+  const refused = [refusal(caps.perToken, 'token')];
   return {
     onSubscribe({ args, setResultAndStopExecution }) {
       const access = args.contextValue.access;
       if (!access) return;
       const token = access.tokenId ?? `user:${access.viewer.id}`;
       if (perToken.of(token) >= caps.perToken) {
-        setResultAndStopExecution({ errors: [refusal(caps.perToken, 'token')] });
+        setResultAndStopExecution({ errors: refused });
         return;
       }
       perToken.add(token, 1);
