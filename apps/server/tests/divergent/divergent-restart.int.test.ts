@@ -135,7 +135,7 @@ describe.each(providers)('a divergent session whose instance dies, on %s', { tim
         'the slow task to run on the first instance',
       );
       const slowPrompts = () => model.prompts().filter((p) => /Task: slow/.test(p)).length;
-      expect(slowPrompts()).toBe(1);
+      await expect.poll(slowPrompts).toBe(1);
       first.child.kill('SIGKILL');
       const killedAt = performance.now();
       await first.exited;

@@ -123,7 +123,8 @@ describe.each(providers)('query limits on %s', (provider) => {
     small = await buildLargeMap(server, server.alice.id, 12);
     large = await buildLargeMap(server, server.alice.id, 300);
     mapId = large.mapId;
-  });
+    // Some 600 commands on each database.
+  }, 180_000);
   afterAll(() => server?.close());
 
   /** Median latency of a small query from another client, measured sequentially. */
