@@ -79,7 +79,9 @@ process.on('SIGUSR1', () => {
 const db = await openDatabase({ url: databaseUrl });
 let url: string;
 if (mode === 'graphql') {
-  const app = await buildApp({ db, requireToken: true, localTokenFile: null });
+  // The fan-out's 1,000 subscribers share one token, and one step's may not all have ended when the next opens.
+  const subscriptionCaps = { perToken: 10_000 };
+  const app = await buildApp({ db, requireToken: true, localTokenFile: null, subscriptionCaps });
   url = await app.start(0);
   cacheBytes = () => app.metrics.cacheBytes();
   // Server-side time of each request, from its arrival to its response's last byte handed to the kernel:

@@ -7,6 +7,7 @@ import type { MapEvent } from './commands/map-event.ts';
 import type { ConsultationService } from './consultations/consultation-service.ts';
 import type { EventBus } from './events/event-bus.ts';
 import type { RequestGuardOptions } from './http/request-guard.ts';
+import type { SubscriptionCaps } from './http/subscription-caps.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
 import type { ServerMetrics } from './ops/metrics.ts';
 import { RUN_HEARTBEAT_MS, type RunEngine, type RunSettings } from './runs/run-engine.ts';
@@ -70,6 +71,13 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Queries running longer are answered with a time-limit error (10 s). */
   executionTimeoutMs?: number;
+  /**
+   * Subscriptions open at once per graphql-ws connection (100; TM_SUBSCRIPTIONS_PER_CONNECTION) and per token over
+   * every transport (1,000; TM_SUBSCRIPTIONS_PER_TOKEN); one more is refused with SUBSCRIPTION_LIMIT.
+   */
+  subscriptionCaps?: Partial<SubscriptionCaps>;
+  /** Queries resolving more objects (a list counts its length) are answered with an object-limit error (50,000). */
+  maxQueryObjects?: number;
   /**
    * This instance's stable name (TM_INSTANCE_ID): at boot, runs its previous process left RUNNING are resumed at
    * once instead of after their lease. Must differ between instances sharing a database; random by default.

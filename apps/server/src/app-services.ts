@@ -61,7 +61,7 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
       () => expireDueQuestions(engine, commands),
       logError,
     ),
-    recovers ? every(RUN_LEASE_MS / 3, recover, logError) : () => {},
+    recovers ? every(RUN_LEASE_MS / 4, recover, logError) : () => {},
     options.redisUrl ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError }) : () => {},
   ];
   const drain = [

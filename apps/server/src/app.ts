@@ -14,6 +14,7 @@ import type { Access } from './commands/access.ts';
 import type { MapEvent } from './commands/map-event.ts';
 import { createNotesRoute, isNotesRequest } from './consultations/notes-route.ts';
 import { createEventBus } from './events/event-bus.ts';
+import { ReplayTurns } from './events/replay-turns.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './http/body-limit.ts';
 import { createGraphQLHttpHandler } from './http/graphql-http.ts';
 import { attachGraphQLWs } from './http/graphql-ws.ts';
@@ -21,6 +22,7 @@ import { createGraphQLYoga } from './http/graphql-yoga.ts';
 import { createLifecycle } from './http/lifecycle.ts';
 import { createRequestGuard } from './http/request-guard.ts';
 import { createRouter } from './http/router.ts';
+import { DEFAULT_SUBSCRIPTION_CAPS, useSubscriptionCaps } from './http/subscription-caps.ts';
 import { createLoaders } from './maps/loaders.ts';
 import { MapReadCache } from './maps/map-read-cache.ts';
 import type { McpContext } from './mcp/mcp-context.ts';
@@ -64,6 +66,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   };
   const cache = new MapReadCache();
   metrics.watchCache('map_rows', () => cache.held());
+  const replay = new ReplayTurns();
   const services = { runs: engine, consultations, notes };
   const commandsOf = (access: Access) => ({ ...commands, viewer: access.viewer, scope: access.scope });
   const contextFor = (access: Access): GraphQLContext => ({
@@ -74,15 +77,21 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     access,
     revocations,
     cache,
+    replay,
     model: modelInfo,
     commands: commandsOf(access),
     loaders: createLoaders(db.read),
   });
   const mcpContext = (access: Access): McpContext => ({ ...services, commands: commandsOf(access), logError });
 
-  const plugins = [useRevocableSubscriptions(revocations), ...graphqlMetricsPlugins(metrics)];
+  const caps = { ...DEFAULT_SUBSCRIPTION_CAPS, ...options.subscriptionCaps };
+  const plugins = [
+    useSubscriptionCaps(caps),
+    useRevocableSubscriptions(revocations),
+    ...graphqlMetricsPlugins(metrics),
+  ];
   const hideSchema = options.hideSchema ?? !!options.requireToken;
-  const { executionTimeoutMs, maxConcurrentRequests } = options;
+  const { executionTimeoutMs, maxQueryObjects, maxConcurrentRequests } = options;
   const yoga = createGraphQLYoga({
     schema,
     identity: requestIdentity,
@@ -90,6 +99,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     guard,
     hideSchema,
     executionTimeoutMs,
+    maxQueryObjects,
     plugins,
     logError,
   });
@@ -115,7 +125,15 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const server = createServer(
     createRouter({ guard, ops, routes, graphqlEndpoint: yoga.graphqlEndpoint, graphql, web }),
   );
-  const stopWebSockets = attachGraphQLWs({ server, yoga, guard, identity: requestIdentity, revocations, logError });
+  const stopWebSockets = attachGraphQLWs({
+    server,
+    yoga,
+    guard,
+    identity: requestIdentity,
+    revocations,
+    perConnection: caps.perConnection,
+    logError,
+  });
 
   const side = options.metricsPort === undefined ? null : { listener: createOpsServer(ops), port: options.metricsPort };
   const lifecycle = createLifecycle({

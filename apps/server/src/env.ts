@@ -42,6 +42,12 @@ export const env = z
       .default(1024 * 1024),
     /** Queries running longer are stopped and answered with a time-limit error (10 s). */
     TM_QUERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+    /** Subscriptions open at once on one graphql-ws connection (100). */
+    TM_SUBSCRIPTIONS_PER_CONNECTION: z.coerce.number().int().positive().default(100),
+    /** Subscriptions open at once with one token, over every transport and connection (1,000). */
+    TM_SUBSCRIPTIONS_PER_TOKEN: z.coerce.number().int().positive().default(1_000),
+    /** Queries resolving more objects (a list counts its length) are answered with an object-limit error (50,000). */
+    TM_QUERY_MAX_OBJECTS: z.coerce.number().int().positive().default(50_000),
     /**
      * This instance's stable name: after a restart it resumes at once the runs it left RUNNING. Must differ between
      * instances sharing a database (default: host name, HOST and PORT).

@@ -27,6 +27,8 @@ const app = await buildApp({
   notesDir: env.TM_NOTES_DIR,
   consultationCompressAfter: env.TM_CONSULTATION_COMPRESS_AFTER,
   executionTimeoutMs: env.TM_QUERY_TIMEOUT_MS,
+  maxQueryObjects: env.TM_QUERY_MAX_OBJECTS,
+  subscriptionCaps: { perConnection: env.TM_SUBSCRIPTIONS_PER_CONNECTION, perToken: env.TM_SUBSCRIPTIONS_PER_TOKEN },
   metricsPort: env.TM_METRICS_PORT,
   metricsHost: env.TM_METRICS_HOST,
   metricsToken: env.TM_METRICS_TOKEN,

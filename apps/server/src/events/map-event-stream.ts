@@ -4,6 +4,7 @@ import { readEvents } from '../commands/event-log.ts';
 import type { MapEvent } from '../commands/map-event.ts';
 import type { EventBus } from './event-bus.ts';
 import { mapTopic } from './live-topics.ts';
+import type { TakeTurn } from './replay-turns.ts';
 import { sequencedStream } from './sequenced-stream.ts';
 
 /** Options for {@link mapEventStream}. */
@@ -13,6 +14,8 @@ export interface MapEventStreamOptions {
   mapId: string;
   /** Replay stored events with `seq > after` first; omitted = only events from now on. */
   after?: number | null;
+  /** Waits for the stream's turn before each page it replays (see ReplayTurns); none: at once. */
+  turn?: TakeTurn;
 }
 
 /**
@@ -30,6 +33,7 @@ export function mapEventStream(options: MapEventStreamOptions): Repeater<MapEven
         (await db.map.findUnique({ where: { id: mapId }, select: { lastSeq: true } }))?.lastSeq ?? null,
       read: (after, upTo, limit) => readEvents(db, mapId, after, Math.min(limit, upTo - after)),
       endsWith: (event) => event.type === 'MapDeleted',
+      turn: options.turn,
     },
     options.after,
   );

@@ -26,7 +26,13 @@ builder.subscriptionField('mapEvents', (t) =>
       if (args.after != null && args.after < 0) {
         throw new GraphQLError('after: must not be negative', { extensions: { code: 'VALIDATION' } });
       }
-      return mapEventStream({ db: ctx.db.read, bus: ctx.bus, mapId: String(args.mapId), after: args.after });
+      return mapEventStream({
+        db: ctx.db.read,
+        bus: ctx.bus,
+        mapId: String(args.mapId),
+        after: args.after,
+        turn: ctx.replay.forOwner(ctx.viewer.id),
+      });
     },
     resolve: (event: MapEvent) => event,
   }),

@@ -2,9 +2,10 @@ import { Repeater } from 'graphql-yoga';
 import type { MapEvent } from '../commands/map-event.ts';
 import type { EventBus } from './event-bus.ts';
 import { type LiveItem, RESYNC, type Topic } from './live-topics.ts';
+import type { TakeTurn } from './replay-turns.ts';
 
 /** Stored events read from the log at a time while catching up. */
-const PAGE = 500;
+const PAGE = 100;
 
 /**
  * A log whose events are numbered consecutively in commit order: one map's events (`seq`), or one owner's feed
@@ -23,6 +24,8 @@ export interface SequencedLog {
   delivers?(event: MapEvent): boolean;
   /** Whether the stream ends after delivering this event (a map's MapDeleted). */
   endsWith?(event: MapEvent): boolean;
+  /** Waits for this stream's turn to read and deliver a page of stored events (see ReplayTurns); none: at once. */
+  turn?: TakeTurn;
 }
 
 /** A delivered event and the log's number the stream has reached with it. */
@@ -36,7 +39,8 @@ export interface Sequenced {
  * log, then live ones follow. Listening starts before the log is read, and every live event is checked against the
  * last number reached: older ones are dropped, a jump is filled from the log, and a resync (Redis reconnected, the log
  * moved past what arrived) reads the log again. `after` omitted: live events only, from the log's current horizon.
- * Returning the stream releases its live subscription at once, also while it waits for an event.
+ * Returning the stream releases its live subscription at once, also while it waits for an event. Each page of stored
+ * events is read and delivered in the log's turn (`turn`), so that replays share the instance fairly.
  */
 export function sequencedStream(bus: EventBus, log: SequencedLog, after?: number | null): Repeater<Sequenced> {
   return new Repeater<Sequenced>(async (push, stop) => {
@@ -67,19 +71,25 @@ async function* follow(
   let pending = live.next();
   let last = after ?? (await log.horizon()) ?? 0;
   const delivers = log.delivers ?? (() => true);
+  const turn = log.turn ?? (async () => () => {});
 
   /** Reads stored events up to `until` (the log's horizon when omitted), moving `last` past everything read. */
   async function* catchUp(until?: number): AsyncGenerator<Sequenced> {
     const upTo = until ?? (await log.horizon()) ?? Number.MAX_SAFE_INTEGER;
     while (last < upTo) {
-      const page = await log.read(last, upTo, PAGE);
-      for (const event of page) {
-        last = log.seqOf(event);
-        yield { event, position: last };
-      }
-      if (page.length < PAGE) {
-        if (upTo !== Number.MAX_SAFE_INTEGER) last = upTo;
-        return;
+      const release = await turn();
+      try {
+        const page = await log.read(last, upTo, PAGE);
+        for (const event of page) {
+          last = log.seqOf(event);
+          yield { event, position: last };
+        }
+        if (page.length < PAGE) {
+          if (upTo !== Number.MAX_SAFE_INTEGER) last = upTo;
+          return;
+        }
+      } finally {
+        release();
       }
     }
   }

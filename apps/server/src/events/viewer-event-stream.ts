@@ -2,6 +2,7 @@ import type { ReadDb } from '@thinkingmap/db';
 import { Repeater } from 'graphql-yoga';
 import type { MapEvent } from '../commands/map-event.ts';
 import type { EventBus } from './event-bus.ts';
+import type { TakeTurn } from './replay-turns.ts';
 import { sequencedStream } from './sequenced-stream.ts';
 import { encodeFeedCursor, type FeedCursor } from './viewer-cursor.ts';
 import { type FeedFilters, viewerFeedLog } from './viewer-feed-log.ts';
@@ -19,6 +20,8 @@ export interface ViewerEventStreamOptions extends FeedFilters {
   viewerId: string;
   /** Where to resume (a decoded cursor); omitted = live events only. */
   after?: FeedCursor | null;
+  /** Waits for the stream's turn before each page it replays (see ReplayTurns); none: at once. */
+  turn?: TakeTurn;
 }
 
 /**
@@ -31,7 +34,7 @@ export function viewerEventStream(options: ViewerEventStreamOptions): Repeater<F
   const { db, bus, viewerId, after } = options;
   return new Repeater<FeedItem>(async (push, stop) => {
     const log = await viewerFeedLog(db, viewerId, options, after ?? null);
-    const stream = sequencedStream(bus, log, after ? log.start : null);
+    const stream = sequencedStream(bus, { ...log, turn: options.turn }, after ? log.start : null);
     void stop.then(() => stream.return());
     for await (const { event, position } of stream) await push({ cursor: encodeFeedCursor(position), event });
     stop();

@@ -85,7 +85,13 @@ builder.subscriptionField('viewerEvents', (t) =>
     },
     subscribe: (_root, args, ctx) => {
       try {
-        return viewerEventStream({ db: ctx.db.read, bus: ctx.bus, viewerId: ctx.viewer.id, ...parseFilters(args) });
+        return viewerEventStream({
+          db: ctx.db.read,
+          bus: ctx.bus,
+          viewerId: ctx.viewer.id,
+          ...parseFilters(args),
+          turn: ctx.replay.forOwner(ctx.viewer.id),
+        });
       } catch (error) {
         if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code } });
         throw error;

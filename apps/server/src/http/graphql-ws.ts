@@ -8,6 +8,7 @@ import type { Access } from '../commands/access.ts';
 import type { GraphQLYoga } from './graphql-yoga.ts';
 import type { RequestGuard } from './request-guard.ts';
 import type { RequestIdentity } from './request-identity.ts';
+import { connectionCap, FLOOD_CLOSE_CODE } from './subscription-caps.ts';
 
 /** Options of {@link attachGraphQLWs}. */
 export interface GraphQLWsOptions {
@@ -17,6 +18,8 @@ export interface GraphQLWsOptions {
   guard: Pick<RequestGuard, 'check'>;
   identity: RequestIdentity;
   revocations: Pick<TokenRevocations, 'track'>;
+  /** Operations one connection may hold at once (100); one more is refused with SUBSCRIPTION_LIMIT. */
+  perConnection: number;
   logError(error: unknown): void;
 }
 
@@ -28,7 +31,8 @@ type WsContext = Context<Record<string, unknown>, Extra>;
 /**
  * GraphQL over WebSocket (graphql-ws) on the GraphQL endpoint, through Yoga's envelop (`getEnveloped`), so every
  * plugin applies as over HTTP. A connection's token is resolved once, at connect; a missing or refused one closes it
- * (4403). Revoking the token or its expiry closes the socket once its subscriptions have ended. Returns the stop.
+ * (4403). Revoking the token or its expiry closes the socket once its subscriptions have ended. A connection that keeps
+ * subscribing past its cap is closed (4429). Returns the stop.
  */
 export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> {
   const { yoga, guard, identity, revocations, logError } = options;
@@ -43,6 +47,7 @@ export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> 
     },
   });
   const viewers = new WeakMap<object, Access>();
+  const cap = connectionCap(options.perConnection);
   // graphql-ws runs the very arguments onSubscribe returned: each is run by the envelop it was made with.
   const runners = new WeakMap<ExecutionArgs, Enveloped>();
   const wsServer = useServer(
@@ -68,7 +73,10 @@ export function attachGraphQLWs(options: GraphQLWsOptions): () => Promise<void> 
       },
       execute: (args: ExecutionArgs) => runners.get(args)!.execute(args),
       subscribe: (args: ExecutionArgs) => runners.get(args)!.subscribe(args),
-      onSubscribe: async (ctx: WsContext, _id: string, params: SubscribePayload) => {
+      onSubscribe: async (ctx: WsContext, id: string, params: SubscribePayload) => {
+        const overCap = cap.admit(ctx.subscriptions, id);
+        if (overCap?.flooding) ctx.extra.socket.close(FLOOD_CLOSE_CODE, cap.reason);
+        if (overCap) return overCap.errors;
         const access = viewers.get(ctx)!;
         // Between its token's expiry and the socket's close, nothing more is run with it.
         const ended = identity.ended(access);

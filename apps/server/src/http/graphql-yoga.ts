@@ -6,7 +6,7 @@ import type { GraphQLContext } from '../schema/context.ts';
 import { compilesWithJit, createCompiledQueryCache } from './compiled-query-cache.ts';
 import { useHiddenSchema, useNoInternalDetails } from './hide-schema.ts';
 import { type PendingAnswer, useStoredAnswers } from './map-response-cache.ts';
-import { armorPlugin, boundedParserCache, useExecutionTimeout } from './query-limits.ts';
+import { armorPlugin, boundedParserCache, DEFAULT_RUN_TIME_LIMITS, useRunTimeBudget } from './query-limits.ts';
 import type { RequestGuard } from './request-guard.ts';
 import type { RequestIdentity } from './request-identity.ts';
 import { useSseSingleConnection } from './sse-single-connection.ts';
@@ -30,6 +30,8 @@ export interface GraphQLYogaOptions {
   hideSchema: boolean;
   /** Queries running longer are answered with a time-limit error (10 s). */
   executionTimeoutMs?: number;
+  /** Queries resolving more objects are answered with an object-limit error (50,000). */
+  maxQueryObjects?: number;
   /** Other systems' plugins (subscriptions that end with their token, metrics), after the limits. */
   plugins: NonNullable<YogaServerOptions<ServerContext, GraphQLContext>['plugins']>;
   logError(error: unknown): void;
@@ -38,7 +40,7 @@ export interface GraphQLYogaOptions {
 const UNEXPECTED = () => new GraphQLError('Unexpected error.');
 
 /**
- * The GraphQL server (Yoga) at `/graphql`: limits (GraphQL Armor, bounded parser cache, a time limit), masked errors,
+ * The GraphQL server (Yoga) at `/graphql`: limits (GraphQL Armor, bounded parser cache, time and objects resolved), masked errors,
  * compiled queries (graphql-jit; subscriptions and documents of several operations run through graphql-js, see
  * compilesWithJit), SSE subscriptions on one connection, and map reads' answers stored on their way out.
  */
@@ -75,7 +77,10 @@ export function createGraphQLYoga(options: GraphQLYogaOptions) {
         {},
         { cache: createCompiledQueryCache(), enableIf: compilesWithJit, onError: (result) => logError(result.errors) },
       ),
-      useExecutionTimeout(options.executionTimeoutMs ?? 10_000),
+      useRunTimeBudget({
+        timeoutMs: options.executionTimeoutMs ?? DEFAULT_RUN_TIME_LIMITS.timeoutMs,
+        maxObjects: options.maxQueryObjects ?? DEFAULT_RUN_TIME_LIMITS.maxObjects,
+      }),
       ...options.plugins,
       ...useSseSingleConnection(),
       useStoredAnswers(),

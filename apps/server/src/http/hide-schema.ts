@@ -2,8 +2,6 @@ import { isJsonObject } from '@thinkingmap/db';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
-const LIMIT_MESSAGE = /limit of \d+ exceeded/;
-
 /**
  * For a server people can reach: introspection is refused (graphql-js' own rule) and the parser's messages, which
  * quote the document back, become "Syntax error at line L, column C." (refusals naming a limit keep their text).
@@ -16,7 +14,7 @@ export function useHiddenSchema(): Plugin {
     },
     onParse() {
       return ({ result, replaceParseResult }) => {
-        if (!(result instanceof GraphQLError) || LIMIT_MESSAGE.test(result.message)) return;
+        if (!(result instanceof GraphQLError) || result.extensions.code) return;
         const where = result.locations?.[0];
         const message = where ? `Syntax error at line ${where.line}, column ${where.column}.` : 'Syntax error.';
         replaceParseResult(new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } }));

@@ -3,77 +3,108 @@ import { type DocumentNode, GraphQLError, getOperationAST } from 'graphql';
 import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 
+/** The `extensions.code` of each refusal, naming the limit that stopped the request. */
+export const LIMIT_CODES = {
+  depth: 'DEPTH_LIMIT',
+  aliases: 'ALIAS_LIMIT',
+  directives: 'DIRECTIVE_LIMIT',
+  tokens: 'TOKEN_LIMIT',
+  objects: 'OBJECT_LIMIT',
+  time: 'TIMEOUT',
+  subscriptions: 'SUBSCRIPTION_LIMIT',
+} as const;
+
+/** A refusal naming its limit: the message says which and by how much, `extensions.code` says it for programs. */
+export function limitError(code: (typeof LIMIT_CODES)[keyof typeof LIMIT_CODES], message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code } });
+}
+
+/** Armor reports its refusals as syntax errors ("Syntax Error: Aliases limit …"): they are not, and get their code. */
+const armorRefusal =
+  (code: (typeof LIMIT_CODES)[keyof typeof LIMIT_CODES]) =>
+  (_context: unknown, error: GraphQLError): never => {
+    throw limitError(code, error.message.replace(/^Syntax Error: /, ''));
+  };
+
 /**
- * Limits on what one GraphQL document may ask for, checked before anything runs. GraphQL Armor's defaults
- * (depth 6, 15 aliases, 50 directives, 1,000 tokens, static cost 5,000), with fragments flattened for depth and
- * cost: a fragment is a name for a selection, not a level of work (counted as levels, the workspace's union
- * selections would need a depth of 12). Field suggestions ("Did you mean …") are blocked when the schema is
- * hidden. Every refusal names its limit ("Query depth limit of 6 exceeded, found 9.").
+ * Limits on the shape of one GraphQL document, checked before anything runs: GraphQL Armor's depth 6 (fragments
+ * flattened: a fragment is a name for a selection, not a level of work), 15 aliases, 50 directives, 1,000 tokens.
+ * What a query costs is bounded while it runs (see {@link useRunTimeBudget}), not estimated here: a static estimate
+ * cannot know a list's length, so it refused ordinary whole-map reads and passed nothing the run-time bound would
+ * not stop. Field suggestions ("Did you mean …") are blocked when the schema is hidden.
  */
 export function armorPlugin(options: { hideSchema: boolean }): Plugin {
   return EnvelopArmorPlugin({
-    maxDepth: { n: 6, flattenFragments: true },
-    maxAliases: { n: 15 },
-    maxDirectives: { n: 50 },
-    maxTokens: { n: 1000 },
-    costLimit: { maxCost: 5000, flattenFragments: true },
+    maxDepth: { n: 6, flattenFragments: true, onReject: [armorRefusal(LIMIT_CODES.depth)] },
+    maxAliases: { n: 15, onReject: [armorRefusal(LIMIT_CODES.aliases)] },
+    maxDirectives: { n: 50, onReject: [armorRefusal(LIMIT_CODES.directives)] },
+    maxTokens: { n: 1000, onReject: [armorRefusal(LIMIT_CODES.tokens)] },
+    costLimit: { enabled: false },
     blockFieldSuggestion: { enabled: options.hideSchema },
   }) as Plugin;
 }
 
-/**
- * A list as long as a whole map (its nodes, its dependencies): its selection counts a hundred times. Armor's cost
- * knows no list sizes, so `map { nodes { map { nodes { id } } } }` — a million nodes on a 1,000-node map — looks
- * cheap to it; with these multipliers it costs 10,202 and is refused.
- */
-export const MAP_SIZED_LIST = { field: 1, multiplier: 100 } as const;
-
-/**
- * Pothos complexity: every field costs 1 and a list multiplies what it selects by 10 (by 100 for
- * {@link MAP_SIZED_LIST}); a query may cost 5,000 (the workspace's map query costs about 3,300).
- */
-export const QUERY_COMPLEXITY = {
-  defaultComplexity: 1,
-  defaultListMultiplier: 10,
-  limit: { complexity: 5000 },
-  complexityError: (kind: string, result: { complexity: number; depth: number; breadth: number }) => {
-    const found = kind === 'Depth' ? result.depth : kind === 'Breadth' ? result.breadth : result.complexity;
-    return new GraphQLError(`Query complexity limit of 5000 exceeded, found ${found} (lists count by their size).`, {
-      extensions: { code: 'QUERY_TOO_COMPLEX' },
-    });
-  },
-};
-
 /** The error of a query that ran out of time. */
 export const timeLimitError = (ms: number) =>
-  new GraphQLError(`Execution time limit of ${ms} ms exceeded.`, { extensions: { code: 'TIMEOUT' } });
+  limitError(LIMIT_CODES.time, `Execution time limit of ${ms} ms exceeded.`);
 
-/** What {@link useExecutionTimeout} leaves on the context: resolvers stop starting work after it. */
-export interface Deadline {
-  deadline?: { at: number; ms: number };
+/** The error of a query that resolved more objects than one answer may hold. */
+export const objectLimitError = (max: number) =>
+  limitError(LIMIT_CODES.objects, `Object limit of ${max} exceeded: one answer may hold at most ${max} objects.`);
+
+/** What a query may spend while it runs: until `at` (`ms` after it started) and `maxObjects` objects resolved. */
+export interface RunTimeBudget {
+  at: number;
+  ms: number;
+  maxObjects: number;
+  /** Objects resolved so far (an object field counts one, a list of objects its length). */
+  objects: number;
+  /** The refusal once a bound was passed: the whole answer becomes it. */
+  exceeded?: GraphQLError;
 }
+
+/** What {@link useRunTimeBudget} leaves on the context: resolvers stop starting work once it is spent. */
+export interface Deadline {
+  budget?: RunTimeBudget;
+}
+
+/** Options of {@link useRunTimeBudget}. */
+export interface RunTimeLimits {
+  /** Longest a query runs (10 s). */
+  timeoutMs: number;
+  /** Most objects one answer holds (50,000). */
+  maxObjects: number;
+}
+
+/** The defaults of {@link RunTimeLimits}. */
+export const DEFAULT_RUN_TIME_LIMITS: RunTimeLimits = { timeoutMs: 10_000, maxObjects: 50_000 };
 
 const TIMED_OUT = Symbol('timed out');
 
 /**
- * Times out queries (mutations always finish: they commit or not as a whole; subscriptions are long by nature).
- * The client gets one error naming the limit when the time is up; the execution itself stops at its next object or
- * list field (see `stopAtDeadline`), so a runaway query does not keep a core busy after its answer. Must come after
- * the graphql-jit plugin, whose executor it wraps.
+ * Bounds what a query really costs while it runs: its time and the objects it resolves (counted by `boundAtRunTime`
+ * in the schema's resolvers, which refuse to start once the budget is spent). A query past either bound is answered
+ * with one error naming the bound and no data. Mutations always finish (they commit or not as a whole) and
+ * subscriptions are long by nature: neither is bounded here. Must come after the graphql-jit plugin, whose executor
+ * it wraps. No maintained plugin counts resolved objects (Armor's and Pothos' costs are static estimates); this is
+ * the deadline check that was already on every object field, counting as well.
  */
-export function useExecutionTimeout(ms: number): Plugin {
+export function useRunTimeBudget(limits: RunTimeLimits = DEFAULT_RUN_TIME_LIMITS): Plugin {
+  const { timeoutMs: ms, maxObjects } = limits;
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;
       setExecuteFn(async (execution) => {
-        (execution.contextValue as Deadline).deadline = { at: Date.now() + ms, ms };
+        const budget: RunTimeBudget = { at: Date.now() + ms, ms, maxObjects, objects: 0 };
+        (execution.contextValue as Deadline).budget = budget;
         let timer: NodeJS.Timeout | undefined;
         const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
           timer = setTimeout(() => resolve(TIMED_OUT), ms);
         });
         try {
           const result = await Promise.race([executeFn(execution), timeout]);
-          return result === TIMED_OUT ? { errors: [timeLimitError(ms)] } : result;
+          if (result === TIMED_OUT) return { errors: [timeLimitError(ms)] };
+          return budget.exceeded ? { errors: [budget.exceeded] } : result;
         } finally {
           clearTimeout(timer);
         }

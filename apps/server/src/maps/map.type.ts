@@ -1,6 +1,5 @@
 import { type Progress, progressOf } from '@thinkingmap/map-graph';
 import { ForbiddenError, NotFoundError } from '../commands/domain-errors.ts';
-import { MAP_SIZED_LIST } from '../http/query-limits.ts';
 import { parseId } from '../schema/access.ts';
 import { builder } from '../schema/builder.ts';
 import { LanguageEnum, MapModeEnum, MapStatusEnum } from '../schema/enums.type.ts';
@@ -50,7 +49,6 @@ export const MapRef = builder.prismaObject('Map', {
     nodes: t.prismaField({
       type: ['Node'],
       description: 'Every node of the map, in creation order (use parentId and position for the tree).',
-      complexity: MAP_SIZED_LIST,
       // One query for the whole list and its selected relations, cached until the map's next event.
       resolve: (query, map, _args, ctx) =>
         ctx.cache.load(map, `nodes:${JSON.stringify(query)}`, () =>
@@ -69,7 +67,6 @@ export const MapRef = builder.prismaObject('Map', {
     }),
     dependencies: t.prismaField({
       type: ['Dependency'],
-      complexity: MAP_SIZED_LIST,
       resolve: (query, map, _args, ctx) =>
         ctx.cache.load(map, `dependencies:${JSON.stringify(query)}`, () =>
           ctx.db.read.dependency.findMany({ ...query, where: { mapId: map.id }, orderBy: { createdAt: 'asc' } }),

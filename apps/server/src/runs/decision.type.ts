@@ -47,9 +47,6 @@ builder.prismaObjectField('AgentRun', 'decisions', (t) =>
   t.relation('decisions', {
     description: 'What the run decided, oldest first, each with why and who decided.',
     args: { kind: t.arg({ type: DecisionKindEnum }) },
-    // A run makes a handful of decisions (intent, strategy, sub-questions, dependencies, kind…), so a map's
-    // runs with theirs stay within the query budget.
-    complexity: { field: 1, multiplier: 5 },
     query: (args) => ({ where: args.kind ? { kind: args.kind } : {}, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
   }),
 );

@@ -38,9 +38,13 @@ import { RunOutbox } from './run-outbox.ts';
 import { settleRun } from './settle-run.ts';
 
 /** How often a process driving a run refreshes its lease (the run row's `updatedAt`). */
-export const RUN_HEARTBEAT_MS = 10_000;
-/** A RUNNING run whose lease is older than this was abandoned (its process died) and may be resumed. */
-export const RUN_LEASE_MS = 45_000;
+export const RUN_HEARTBEAT_MS = 2_000;
+/**
+ * A RUNNING run whose lease is older than this was abandoned (its process died) and may be resumed. Instances look
+ * for such runs every quarter of it, so a run whose instance died goes on elsewhere within 12.5 s. A drive stops after
+ * three failed refreshes (6 s), well before another instance may claim its run: never two drives of one run.
+ */
+export const RUN_LEASE_MS = 10_000;
 
 /** Drive input meaning "work out where the run stood from its checkpoint and stored replies" (`recover`). */
 const RECOVER = Symbol('recover');
@@ -73,7 +77,7 @@ export interface RunSettings {
   heartbeatMs: number;
   /**
    * Lease refreshes in a row that may fail before the drive stops and leaves the run to whichever instance
-   * resumes it (default 3: 30 s, under {@link RUN_LEASE_MS}).
+   * resumes it (default 3: 6 s, under {@link RUN_LEASE_MS}).
    */
   maxMissedHeartbeats: number;
   /**

@@ -1,5 +1,4 @@
 import SchemaBuilder from '@pothos/core';
-import ComplexityPlugin from '@pothos/plugin-complexity';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
@@ -8,7 +7,6 @@ import type PrismaTypes from '@thinkingmap/db/pothos-types';
 import { getDatamodel } from '@thinkingmap/db/pothos-types';
 import { canWrite, READ_ONLY_MESSAGE } from '../commands/access.ts';
 import { ForbiddenError } from '../commands/domain-errors.ts';
-import { QUERY_COMPLEXITY } from '../http/query-limits.ts';
 import type { GraphQLContext } from './context.ts';
 
 /** The schema builder and its plugins; nothing else lives here. */
@@ -23,7 +21,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   // ErrorsPlugin first: it wraps the others, so the ForbiddenError scope-auth throws becomes a typed result.
-  plugins: [ErrorsPlugin, ScopeAuthPlugin, ComplexityPlugin, PrismaPlugin],
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   prisma: {
     // plugin-prisma only reads through the client it is given; writes go through the command layer.
@@ -43,8 +41,6 @@ export const builder = new SchemaBuilder<{
     authScopes: (ctx) => ({ write: canWrite(ctx.access) }),
     unauthorizedError: (_parent, _ctx, info) => new ForbiddenError('Mutation', info.fieldName, READ_ONLY_MESSAGE),
   },
-  // What a query may cost once its lists are multiplied out (see security/query-limits.ts).
-  complexity: QUERY_COMPLEXITY,
 });
 
 builder.queryType({});

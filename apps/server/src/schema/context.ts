@@ -6,6 +6,7 @@ import type { CommandContext } from '../commands/context.ts';
 import type { ConsultationService } from '../consultations/consultation-service.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
 import type { EventBus } from '../events/event-bus.ts';
+import type { ReplayTurns } from '../events/replay-turns.ts';
 import type { Deadline } from '../http/query-limits.ts';
 import type { Loaders } from '../maps/loaders.ts';
 import type { MapReadCache } from '../maps/map-read-cache.ts';
@@ -30,6 +31,8 @@ export interface GraphQLContext extends Deadline {
   revocations: TokenRevocations;
   /** Hot reads of large maps, kept until the map's next event. */
   cache: MapReadCache;
+  /** Turns for replaying stored events to subscriptions, shared fairly between viewers. */
+  replay: ReplayTurns;
   /** Per-request batch loaders. */
   loaders: Loaders;
   /** What drives agent runs: the run commands of runs/ (start, answer, cancel) take it. */

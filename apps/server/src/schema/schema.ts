@@ -1,4 +1,4 @@
-import { stopAtDeadline } from '../http/deadline.ts';
+import { boundAtRunTime } from '../http/run-time-bound.ts';
 import { builder } from './builder.ts';
 import './scalars.type.ts';
 import './enums.type.ts';
@@ -56,4 +56,4 @@ import '../consultations/consultation.mutations.ts';
 import '../transfer/transfer.type.ts';
 
 /** The executable GraphQL schema. */
-export const schema = stopAtDeadline(builder.toSchema({ sortSchema: true }));
+export const schema = boundAtRunTime(builder.toSchema({ sortSchema: true }));

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createThinkingMapClient, START_DIVERGENT } from '@thinkingmap/client';
-import { createTestDatabase } from '@thinkingmap/db/testing';
+import { createTestDatabase, testProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call } from '../helpers/test-server.ts';
@@ -10,9 +10,14 @@ import { divergentModel, heldAnswer, readSession, rootOf, task, waitForSession }
 
 const SCRIPT = fileURLToPath(new URL('./child-server.ts', import.meta.url));
 
-/** Starts the server as a child process on `databaseUrl`, the model at `modelUrl`; resolves once it listens. */
-function startChild(databaseUrl: string, modelUrl: string) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT, databaseUrl, 'restart-test'], {
+const providers = await testProviders();
+
+/**
+ * Starts the server as a child process on `databaseUrl`, the model at `modelUrl`, as instance `instanceId`; resolves
+ * once it listens.
+ */
+function startChild(databaseUrl: string, modelUrl: string, instanceId = 'restart-test') {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT, databaseUrl, instanceId], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'test-key', OPENAI_TIMEOUT_MS: '120000' },
   });
@@ -93,6 +98,59 @@ describe('a divergent session across a server crash', { timeout: 180_000 }, () =
       expect(count(prompts, /summary agent/)).toBe(2);
       expect(count(after, /summary agent/)).toBe(1);
       expect((await readSession(second.client, run.id)).finalNodeId).not.toBeNull();
+    } finally {
+      held.release();
+      first?.child.kill('SIGKILL');
+      await second?.api.close();
+      second?.child.kill('SIGTERM');
+      await second?.exited;
+      await model.server.close();
+      await database.drop();
+    }
+  });
+});
+
+describe.each(providers)('a divergent session whose instance dies, on %s', { timeout: 180_000 }, (provider) => {
+  it('should be taken over by another instance within 15 s of a SIGKILL, and finish', async () => {
+    const held = heldAnswer('never sent whole: the process dies first');
+    const model = await divergentModel({
+      plans: [[task('market'), task('slow')], []],
+      scores: [0.95],
+      timeoutMs: 120_000,
+      task: (name, n) => (name === 'slow' && n === 1 ? held.reply : undefined),
+    });
+    const database = await createTestDatabase(provider);
+    let first: Awaited<ReturnType<typeof startChild>> | undefined;
+    let second: Awaited<ReturnType<typeof startChild>> | undefined;
+    try {
+      first = await startChild(database.url, model.server.baseURL, 'instance-a');
+      // The other instance runs beside it from the start, as behind a load balancer.
+      second = await startChild(database.url, model.server.baseURL, 'instance-b');
+      const { rootId } = await rootOf(first.client, 'Where should the second café open?');
+      const run = await call(first.client, START_DIVERGENT, { input: { nodeId: rootId } });
+      await waitForSession(
+        first.client,
+        run.id,
+        (s) => s.levels.flatMap((l) => l.tasks).some((t) => t.name === 'slow' && t.status === 'RUNNING'),
+        'the slow task to run on the first instance',
+      );
+      const slowPrompts = () => model.prompts().filter((p) => /Task: slow/.test(p)).length;
+      await expect.poll(slowPrompts).toBe(1);
+      first.child.kill('SIGKILL');
+      const killedAt = performance.now();
+      await first.exited;
+      await first.api.close();
+      // Instance B takes the run over once its lease runs out: the slow task is asked again.
+      await expect.poll(slowPrompts, { timeout: 30_000, interval: 100 }).toBe(2);
+      expect(performance.now() - killedAt).toBeLessThan(15_000);
+      const session = await waitForSession(
+        second.client,
+        run.id,
+        (s) => s.status === 'COMPLETED' && s,
+        'the session to finish on the other instance',
+      );
+      expect(session.outcome).toBe('FINISHED');
+      expect(slowPrompts()).toBe(2);
     } finally {
       held.release();
       first?.child.kill('SIGKILL');

@@ -1,6 +1,10 @@
 import { ADD_DEPENDENCY, CREATE_MAP, CREATE_NODE, UPDATE_MAP, type VariablesOf } from '@thinkingmap/client';
 import type { Client } from '@urql/core';
-import { attempt, call } from './test-server.ts';
+import { addContextItem, postMessage } from '../../src/maps/conversation-commands.ts';
+import { addDependency as addDependencyCommand } from '../../src/maps/dependency-commands.ts';
+import { createMap as createMapCommand } from '../../src/maps/map-commands.ts';
+import { createNode as createNodeCommand } from '../../src/maps/node-commands.ts';
+import { attempt, call, type TestServer } from './test-server.ts';
 
 /** Creates a map and returns its id; fails the test on a typed error. */
 export async function createMap(
@@ -53,4 +57,34 @@ export async function manualMapWithRoot(client: Client, question: string) {
   const made = await mapWithRoot(client, question);
   await call(client, UPDATE_MAP, { input: { id: made.mapId, autoRun: false } });
   return made;
+}
+
+/**
+ * A map of `size` nodes (a tree, three children a node) built through the command layer, as fast as commands go:
+ * every third node has a context item and a message in each conversation, every third a dependency on its
+ * previous sibling. Returns the map's id and what it holds.
+ */
+export async function buildLargeMap(server: Pick<TestServer, 'db' | 'app'>, ownerId: string, size: number) {
+  const ctx = { db: server.db, bus: server.app.bus, viewer: { id: ownerId } };
+  const map = await createMapCommand(ctx, { title: `${size} nodes`, understand: false });
+  const ids: string[] = [];
+  let contextItems = 0;
+  let messages = 0;
+  let dependencies = 0;
+  for (let i = 0; i < size; i++) {
+    const parentId = i === 0 ? undefined : ids[Math.floor((i - 1) / 3)];
+    const node = await createNodeCommand(ctx, { mapId: map.id, question: `question ${i}`, parentId });
+    ids.push(node.id);
+    if (i % 3 !== 1) continue;
+    await addContextItem(ctx, { nodeId: node.id, title: `source ${i}`, content: `what is known about ${i}` });
+    await postMessage(ctx, { nodeId: node.id, conversation: 'DECOMPOSE', content: `how to split ${i}` });
+    await postMessage(ctx, { nodeId: node.id, conversation: 'CONCLUDE', content: `what ${i} comes to` });
+    contextItems += 1;
+    messages += 2;
+    if (i > 1) {
+      await addDependencyCommand(ctx, { nodeId: node.id, dependsOnId: ids[i - 1]! });
+      dependencies += 1;
+    }
+  }
+  return { mapId: map.id, nodeIds: ids, contextItems, messages, dependencies };
 }
