@@ -90,19 +90,10 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     useRevocableSubscriptions(revocations),
     ...graphqlMetricsPlugins(metrics),
   ];
-  const hideSchema = options.hideSchema ?? !!options.requireToken;
   const { executionTimeoutMs, maxQueryObjects, maxConcurrentRequests } = options;
-  const yoga = createGraphQLYoga({
-    schema,
-    identity: requestIdentity,
-    contextFor,
-    guard,
-    hideSchema,
-    executionTimeoutMs,
-    maxQueryObjects,
-    plugins,
-    logError,
-  });
+  const hideSchema = options.hideSchema ?? !!options.requireToken;
+  const yogaOptions = { schema, identity: requestIdentity, contextFor, guard, hideSchema, plugins, logError };
+  const yoga = createGraphQLYoga({ ...yogaOptions, executionTimeoutMs, maxQueryObjects });
   const mapReads = { db, onServed: metrics.storedAnswer, watch: metrics.watchCache, logError };
   const graphql = createGraphQLHttpHandler({
     yoga,
@@ -125,15 +116,8 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const server = createServer(
     createRouter({ guard, ops, routes, graphqlEndpoint: yoga.graphqlEndpoint, graphql, web }),
   );
-  const stopWebSockets = attachGraphQLWs({
-    server,
-    yoga,
-    guard,
-    identity: requestIdentity,
-    revocations,
-    perConnection: caps.perConnection,
-    logError,
-  });
+  const wsOptions = { server, yoga, guard, identity: requestIdentity, revocations, logError };
+  const stopWebSockets = attachGraphQLWs({ ...wsOptions, perConnection: caps.perConnection });
 
   const side = options.metricsPort === undefined ? null : { listener: createOpsServer(ops), port: options.metricsPort };
   const lifecycle = createLifecycle({

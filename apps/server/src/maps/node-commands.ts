@@ -6,7 +6,6 @@ import { toNodeSnapshot } from '../commands/event-snapshots.ts';
 import { constraints, id, LIMITS, optionalText, parseInput, position, text, version } from '../commands/input.ts';
 import { type Emit, mapIdOfNode, mutateMap } from '../commands/mutate-map.ts';
 import { type BatchNode, writeNodeBatch } from './node-batch.ts';
-import { markStale } from './stale-conclusions.ts';
 
 /**
  * Loads a node and checks it belongs to `mapId`. A node of another map — the caller's or anyone's — is reported as
