@@ -3,7 +3,7 @@ import type { Client } from '@urql/core';
 import { addContextItem, postMessage } from '../../src/maps/conversation-commands.ts';
 import { addDependency as addDependencyCommand } from '../../src/maps/dependency-commands.ts';
 import { createMap as createMapCommand } from '../../src/maps/map-commands.ts';
-import { createNode as createNodeCommand } from '../../src/maps/node-commands.ts';
+import { createNodes as createNodesCommand } from '../../src/maps/node-batch-commands.ts';
 import { attempt, call, type TestServer } from './test-server.ts';
 
 /** Creates a map and returns its id; fails the test on a typed error. */
@@ -67,14 +67,21 @@ export async function manualMapWithRoot(client: Client, question: string) {
 export async function buildLargeMap(server: Pick<TestServer, 'db' | 'app'>, ownerId: string, size: number) {
   const ctx = { db: server.db, bus: server.app.bus, viewer: { id: ownerId } };
   const map = await createMapCommand(ctx, { title: `${size} nodes`, understand: false });
-  const ids: string[] = [];
+  // The tree in one command (node i's parent is node (i - 1) / 3), then what some nodes hold, one command each.
+  const created = await createNodesCommand(ctx, {
+    mapId: map.id,
+    nodes: Array.from({ length: size }, (_, i) => ({
+      key: `n${i}`,
+      parentKey: i === 0 ? null : `n${Math.floor((i - 1) / 3)}`,
+      question: `question ${i}`,
+    })),
+  });
+  const ids = created.map(({ node }) => node.id);
   let contextItems = 0;
   let messages = 0;
   let dependencies = 0;
-  for (let i = 0; i < size; i++) {
-    const parentId = i === 0 ? undefined : ids[Math.floor((i - 1) / 3)];
-    const node = await createNodeCommand(ctx, { mapId: map.id, question: `question ${i}`, parentId });
-    ids.push(node.id);
+  for (const [i, id] of ids.entries()) {
+    const node = { id };
     if (i % 3 !== 1) continue;
     await addContextItem(ctx, { nodeId: node.id, title: `source ${i}`, content: `what is known about ${i}` });
     await postMessage(ctx, { nodeId: node.id, conversation: 'DECOMPOSE', content: `how to split ${i}` });

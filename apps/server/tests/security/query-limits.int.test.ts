@@ -292,6 +292,7 @@ describe.each(providers)('query limits on %s', (provider) => {
     const perMap: number = data.map.lastSeq;
     // Another client's small query, measured one after another for as long as the hostile client works.
     const latencies: number[] = [];
+    const workStarted = performance.now();
     let working = true;
     const measuring = (async () => {
       while (working) {
@@ -327,6 +328,7 @@ describe.each(providers)('query limits on %s', (provider) => {
       () => replays.reduce((sum, replay) => sum + replay.events, 0) >= 60 * perMap && refusals().length >= 20,
     );
     working = false;
+    const work = performance.now() - workStarted;
     await measuring;
     await Promise.all(replays.map((replay) => replay.close()));
     expect(replays.reduce((sum, replay) => sum + replay.events, 0)).toBe(60 * perMap);
@@ -338,10 +340,11 @@ describe.each(providers)('query limits on %s', (provider) => {
         }),
       ]),
     );
+    // Served throughout, never made to wait for the hostile client's work as a whole: fairness, whatever the machine's
+    // load (the latency itself is a figure for the docs, under a second on a quiet machine, not a timed assertion).
     expect(latencies.length).toBeGreaterThan(3);
-    expect(Math.max(...latencies), `small query latencies (ms): ${latencies.map(Math.round).join(' ')}`).toBeLessThan(
-      1_000,
-    );
+    const worst = Math.max(...latencies);
+    expect(worst, `small query latencies (ms): ${latencies.map(Math.round).join(' ')}`).toBeLessThan(work / 2);
   }, 120_000);
 
   it('should refuse a body over 1 MB before reading it, declared or chunked', async () => {
