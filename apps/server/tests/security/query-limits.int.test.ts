@@ -109,7 +109,8 @@ const until = (done: () => boolean) =>
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-describe.each(providers)('query limits on %s', (provider) => {
+// Each refusal is measured beside another client's queries on a 300-node map: slower than vitest's 5 s on a loaded machine.
+describe.each(providers)('query limits on %s', { timeout: 30_000 }, (provider) => {
   let server: TestServer;
   let token: string;
   let small: Awaited<ReturnType<typeof buildLargeMap>>;
