@@ -47,7 +47,8 @@ const servers = (results: { sources: { server: string }[] }[]) => [
   ...new Set(results.map((r) => r.sources[0]!.server)),
 ];
 
-describe('MCP knowledge through the client manager', () => {
+// Each test starts stdio servers (child processes compiled by tsx): longer than vitest's 5 s on a loaded machine.
+describe('MCP knowledge through the client manager', { timeout: 30_000 }, () => {
   it('should discover the tools of a stdio and an HTTP server at start and merge their results with sources', async () => {
     const http = await httpFixture({ name: 'wiki' });
     const knowledge = await startKnowledge({
