@@ -7,6 +7,7 @@ import { id, parseInput } from '../commands/input.ts';
 import type { FileNotes } from '../consultations/file-notes.ts';
 import { strings } from '../maps/records.ts';
 import { ANSWERABLE_QUESTION } from '../runs/answerable-questions.ts';
+import { groupBy } from '../transfer/map-document.ts';
 
 /** A node as MCP clients see it. */
 export type NodeSummary = Pick<
@@ -60,17 +61,6 @@ export type MapSnapshot = Pick<MapRow, 'id' | 'title' | 'problem' | 'goal' | 'la
 /** The named fields of a row, and nothing else (what an MCP client sees of it). */
 function pick<T, K extends keyof T>(row: T, ...keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<T, K>;
-}
-
-/** Groups rows by one of their keys. */
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const list = groups.get(key(row));
-    if (list) list.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
 }
 
 export const summarizeRun = (run: AgentRun): RunSummary =>

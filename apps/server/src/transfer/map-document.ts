@@ -22,7 +22,7 @@ const JSON_VALUE = z.json();
 const jsonOf = (value: unknown): JsonValue => JSON_VALUE.parse(value ?? null);
 
 /** Groups rows by a key. */
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+export function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const list = groups.get(key(row));
