@@ -70,7 +70,7 @@ const answerRequest = (req: IncomingMessage): AnswerRequest => ({
  * The one way a map read (`query { map(id) { … } }`) is answered: from a stored answer, or by the ordinary path
  * (Yoga), whose complete answer is then stored. An answer is keyed by (normalised document, operation name, variables,
  * viewer and scope, the map's version — `lastSeq`, bumped by every change in the change's transaction, and
- * `tokensUsed` — and the headers it depends on: Accept, Origin). The map's version and owner are those the events
+ * `tokensUsed` and `updatedAt` — and the headers it depends on: Accept, Origin). The map's version and owner are those the events
  * tell ({@link MapVersions}): a hit reads nothing from the database. A version not known here is learnt by reading the
  * map's row: the first read of a map, after a gap in its events, after the token ledger changed the row, while the
  * bus is not connected to Redis. So an answer never lags a change whose event reached this instance (on the instance
@@ -171,7 +171,13 @@ export class MapResponseCache {
   }
 
   /** The ordinary path's answer to a map read, stored under `key` when complete. */
-  #pending(req: IncomingMessage, request: MapReadRequest, access: Access, map: KnownVersion, key: string): PendingAnswer {
+  #pending(
+    req: IncomingMessage,
+    request: MapReadRequest,
+    access: Access,
+    map: KnownVersion,
+    key: string,
+  ): PendingAnswer {
     return {
       settle: (status, headers, body) => {
         const kept = keptHeaders(headers);
@@ -232,7 +238,7 @@ export class MapResponseCache {
  * depends on (Accept, Origin). With the request's text, what the answer's ETag is made of.
  */
 const keyOf = (req: IncomingMessage, request: MapReadRequest, access: Access, map: KnownVersion) =>
-  `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
+  `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
 
 /**
  * Stores the ordinary path's answers to map reads handed a {@link PendingAnswer} (in the server context, as

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { MapVersionReads } from './map-version-reads.ts';
 
 /** What a stored answer depends on of its map's row: who may read it, and the versions its key is made of. */
-export type KnownVersion = Pick<MapVersion, 'ownerId' | 'lastSeq' | 'tokensUsed'>;
+export type KnownVersion = Pick<MapVersion, 'ownerId' | 'lastSeq' | 'tokensUsed' | 'updatedAt'>;
 
 /** A committed map event, as far as versions go. */
 interface VersionEvent {
@@ -11,6 +11,8 @@ interface VersionEvent {
   mapId: string;
   seq: number;
   ownerId: string | null;
+  /** The time of its change, which the map's `updatedAt` takes (the map log writes both). */
+  createdAt: string;
 }
 
 /**
@@ -83,8 +85,8 @@ export class MapVersions {
   read(mapId: string): Promise<KnownVersion | null> {
     if (!this.#feed) return this.#reads.read(mapId);
     const attempt: Attempt = { stale: !this.#feed.live() };
-    let attempts = this.#reading.get(mapId);
-    if (!attempts) this.#reading.set(mapId, (attempts = new Set()));
+    const attempts = this.#reading.get(mapId) ?? new Set<Attempt>();
+    this.#reading.set(mapId, attempts);
     attempts.add(attempt);
     const settled = () => {
       attempts.delete(attempt);
@@ -96,9 +98,15 @@ export class MapVersions {
         if (!row || attempt.stale || !this.#feed?.live()) return row;
         const known = this.#known.get(mapId);
         // Another request's read of the same row: keep one object, so keys made for it are reused.
-        if (known?.lastSeq === row.lastSeq && known.tokensUsed === row.tokensUsed && known.ownerId === row.ownerId)
+        const { ownerId, lastSeq, tokensUsed, updatedAt } = row;
+        if (
+          known?.lastSeq === lastSeq &&
+          known.tokensUsed === tokensUsed &&
+          known.updatedAt === updatedAt &&
+          known.ownerId === ownerId
+        )
           return known;
-        const version: KnownVersion = { ownerId: row.ownerId, lastSeq: row.lastSeq, tokensUsed: row.tokensUsed };
+        const version: KnownVersion = { ownerId, lastSeq, tokensUsed, updatedAt };
         this.#known.set(mapId, version);
         return version;
       },
@@ -119,7 +127,7 @@ export class MapVersions {
     const follows = first.seq === known.lastSeq + 1 && events.every((e) => e.ownerId === known.ownerId);
     if (!follows || events.some((e) => e.type === 'MapDeleted')) return void this.#known.delete(first.mapId);
     // Set without touching its age: a version is read again `vouchMs` after its row was read, events or not.
-    this.#known.set(first.mapId, { ...known, lastSeq: last.seq }, { noUpdateTTL: true });
+    this.#known.set(first.mapId, { ...known, lastSeq: last.seq, updatedAt: last.createdAt }, { noUpdateTTL: true });
   }
 
   #forget(mapId: string) {
