@@ -58,6 +58,12 @@ export interface AppOptions {
    * (the MCP stdio command) must not: the API server is still driving them.
    */
   recoverRuns?: boolean;
+  /**
+   * Whether stored map answers are served by the map versions this instance's events tell (default true: a hit reads
+   * no row). False: every map read reads its map's row, for instances that share a database but not their events
+   * (no Redis), which would otherwise learn of each other's changes only after a version's 5 s bound.
+   */
+  mapVersionsFromEvents?: boolean;
   /** GraphQL requests executed at once; more wait in arrival order (default 8). */
   maxConcurrentRequests?: number;
   /**

@@ -94,7 +94,8 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   const hideSchema = options.hideSchema ?? !!options.requireToken;
   const yogaOptions = { schema, identity: requestIdentity, contextFor, guard, hideSchema, plugins, logError };
   const yoga = createGraphQLYoga({ ...yogaOptions, executionTimeoutMs, maxQueryObjects });
-  const mapReads = { db, onServed: metrics.storedAnswer, watch: metrics.watchCache, logError };
+  const events = options.mapVersionsFromEvents === false ? undefined : bus;
+  const mapReads = { db, events, onServed: metrics.storedAnswer, watch: metrics.watchCache, logError };
   const graphql = createGraphQLHttpHandler({
     yoga,
     mapReads,

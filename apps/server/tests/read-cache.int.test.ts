@@ -21,8 +21,15 @@ describe.each(providers)('two instances on one %s database, each with its own in
     for (let i = 0; i < 2; i++) {
       const db = await testDb.open();
       dbs.push(db);
-      // No Redis: neither instance ever hears of the other's events, as when every bus message is lost.
-      const app = await buildApp({ db, requireToken: true, localTokenFile: null, recoverRuns: false });
+      // No Redis: neither instance ever hears of the other's events, as when every bus message is lost. Such instances
+      // take map versions from the database, not from their events (`mapVersionsFromEvents`).
+      const app = await buildApp({
+        db,
+        requireToken: true,
+        localTokenFile: null,
+        recoverRuns: false,
+        mapVersionsFromEvents: false,
+      });
       apps.push(app);
       await app.start(0);
     }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type App, buildApp } from '../src/app.ts';
 import { createUserWithToken } from '../src/auth/tokens.ts';
+import { nextEventOf } from './helpers/event-reached.ts';
 import { createMap, createNode } from './helpers/map-builder.ts';
 import { fileRedisChannel } from './helpers/redis-channel.ts';
 import { call } from './helpers/test-server.ts';
@@ -123,7 +124,7 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     return { ...response, json: () => JSON.parse(response.body.toString('utf8')) as ReadResult };
   };
 
-  it('should return a write made on the other instance in the very next read, every time', async () => {
+  it("should return a write made on the other instance in the next read once the write's event has reached it, every time", async () => {
     const [a, b] = apps as [App, App];
     const writer = clients[0]!.client;
     const mapId = await createMap(writer, 'Write then read');
@@ -134,8 +135,10 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
       const again = await read(b, alice.token, mapId);
       expect(again.json().data.map).toEqual(before);
       expect(again.headers.etag).toMatch(/^".+"$/); // a stored answer
-      // …then a write commits on the other instance, and the next read on this one shows it.
+      // …then a write commits on the other instance, and the next read on this one after its event arrived shows it.
+      const reached = nextEventOf(b.bus, mapId);
       await createNode(writer, mapId, `child ${i}`, root.id);
+      await reached;
       const after = (await read(b, alice.token, mapId)).json().data.map!;
       expect(after.lastSeq).toBeGreaterThan(before.lastSeq);
       expect(after.nodes.map((n) => n.question)).toContain(`child ${i}`);
@@ -286,7 +289,7 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     expect(unchanged.headers['cache-control']).toBe('private, no-cache');
   });
 
-  it('should return a write made on the other instance in the very next read by GET, every time', async () => {
+  it("should return a write made on the other instance in the next read by GET once the write's event has reached it", async () => {
     const [, b] = apps as [App, App];
     const writer = clients[0]!.client;
     const mapId = await createMap(writer, 'Write then GET');
@@ -294,7 +297,9 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     for (let i = 0; i < 8; i++) {
       const before = await readByGet(b, alice.token, mapId);
       expect((await readByGet(b, alice.token, mapId)).body.equals(before.body)).toBe(true);
+      const reached = nextEventOf(b.bus, mapId);
       await createNode(writer, mapId, `child ${i}`, root.id);
+      await reached;
       const after = await readByGet(b, alice.token, mapId, { 'if-none-match': String(before.headers.etag) });
       expect(after.status).toBe(200);
       expect(after.json().data.map!.lastSeq).toBeGreaterThan(before.json().data.map!.lastSeq);
@@ -360,7 +365,7 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
       )?.[1] ?? 0,
     );
 
-  it('should stop answering a deleted map from its stored answer, on both instances', async () => {
+  it('should stop answering a deleted map from its stored answer, on both instances once its deletion reached them', async () => {
     const [a, b] = apps as [App, App];
     const mapId = await createMap(clients[0]!.client, 'Soon gone');
     await createNode(clients[0]!.client, mapId, 'a question about to vanish');
@@ -370,7 +375,9 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
       expect((await read(app, alice.token, mapId)).body.toString()).toContain('a question about to vanish');
       expect(await served(app, 'hit')).toBe(hits + 1);
     }
+    const reached = nextEventOf(b.bus, mapId);
     expect(await call(clients[0]!.client, DELETE_MAP, { id: mapId })).toMatchObject({ id: mapId });
+    await reached;
     for (const app of [b, a]) {
       const gone = await read(app, alice.token, mapId);
       expect(gone.body.toString()).not.toContain('a question about to vanish');

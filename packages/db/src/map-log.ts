@@ -72,7 +72,9 @@ export function createMapLog(provider: Provider, statements: Statements): MapLog
       );
       if (!owner) throw new Error(`the owner ${map.ownerId} of map ${map.id} does not exist`);
       const firstFeedSeq = Number(owner.lastFeedSeq) - rows.length + 1;
-      await execute(tx, statements.updateTable('Map').set({ lastSeq, updatedAt: new Date() }).where('id', '=', map.id));
+      // The map's `updatedAt` is its last event's time: a reader that knows the event knows the row's version.
+      const updatedAt = rows.at(-1)?.createdAt ?? new Date();
+      await execute(tx, statements.updateTable('Map').set({ lastSeq, updatedAt }).where('id', '=', map.id));
       const events = rows.map((row, i) => ({
         mapId: map.id,
         ownerId: map.ownerId,

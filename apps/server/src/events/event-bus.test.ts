@@ -33,6 +33,19 @@ describe('in-process event bus', () => {
     await feed.return();
   });
 
+  it('should tell every batch to the delivery listeners before publish returns, and stop when told', () => {
+    const bus = createEventBus({ logError: (error) => expect.unreachable(String(error)) });
+    const told: number[] = [];
+    const stop = bus.onDelivered((events) => told.push(...events.map((event) => event.seq)));
+    bus.publish([tokens('a', 1), tokens('a', 2)]);
+    // Before the publisher (a command) goes on to answer: a read after its response knows the change.
+    expect(told).toEqual([1, 2]);
+    expect(bus.live()).toBe(true);
+    stop();
+    bus.publish([tokens('a', 3)]);
+    expect(told).toEqual([1, 2]);
+  });
+
   it('should log a failing listener and still deliver to the others', async () => {
     const errors: unknown[] = [];
     const bus = createEventBus({ logError: (error) => errors.push(error) });

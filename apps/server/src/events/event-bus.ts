@@ -8,9 +8,10 @@ export { feedTopic, type LiveItem, mapTopic, RESYNC, type Topic } from './live-t
 
 /**
  * A message for every instance that is not a map event: a revoked token (each instance forgets it and closes
- * what it has open for it).
+ * what it has open for it), or a map's row changed without an event (the token ledger: each instance forgets the
+ * map's version it knew, see `http/map-versions.ts`).
  */
-export type BusSignal = { type: 'token-revoked'; tokenId: string };
+export type BusSignal = { type: 'token-revoked'; tokenId: string } | { type: 'map-row-changed'; mapId: string };
 
 /** Delivers committed events to their subscribers, in this process or (with Redis) in all of them. */
 export interface EventBus {
@@ -26,6 +27,16 @@ export interface EventBus {
    * gap filling: delivering events is the streams' job). Returns the stop.
    */
   listen(mapId: string, listener: (event: MapEvent) => void): () => void;
+  /**
+   * Calls `listener` with every batch delivered on this instance, at once: a batch published here before `publish`
+   * returns (so before the command's response), one from another instance as it arrives. Returns the stop.
+   */
+  onDelivered(listener: (events: readonly MapEvent[]) => void): () => void;
+  /**
+   * Whether every event committed from now on reaches this instance: always in-process; with Redis, while the
+   * subscription is active (from a lost connection until it is subscribed again and `reconnected` listeners are told).
+   */
+  live(): boolean;
   /** Subscriptions open on this instance (on one map's topic when given), for health, benchmarks and tests. */
   listenerCount(mapId?: string): number;
   /** Subscriptions open on this instance to an owner's feed. */
@@ -75,7 +86,17 @@ export function createEventBus(options: EventBusOptions): EventBus {
   const topics = new LiveTopics();
   const signalListeners = new Set<(signal: BusSignal) => void>();
   const reconnectedListeners = new Set<() => void>();
-  const deliver = (events: readonly MapEvent[]) => topics.publish(events);
+  const deliveredListeners = new Set<(events: readonly MapEvent[]) => void>();
+  const deliver = (events: readonly MapEvent[]) => {
+    for (const listener of deliveredListeners) {
+      try {
+        listener(events);
+      } catch (error) {
+        logError(error);
+      }
+    }
+    topics.publish(events);
+  };
   const dispatchSignal = (signal: BusSignal) => {
     // One failing listener must not keep the signal from the others.
     for (const listener of signalListeners) {
@@ -89,12 +110,21 @@ export function createEventBus(options: EventBusOptions): EventBus {
   const instanceId = randomUUID();
   let publisher: Redis | undefined;
   let subscriber: Redis | undefined;
+  let subscribed = !options.redisUrl;
   if (options.redisUrl) {
     publisher = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
     subscriber = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
     for (const client of [publisher, subscriber]) client.on('error', logError);
     const redis = subscriber;
-    redis.subscribe(channel).catch(logError);
+    redis
+      .subscribe(channel)
+      .then(() => {
+        subscribed = true;
+      })
+      .catch(logError);
+    redis.on('close', () => {
+      subscribed = false;
+    });
     // After a reconnection, whatever was published meanwhile never arrives: once the subscription is active again
     // (our SUBSCRIBE is answered after ioredis' own resubscription), every subscriber reads the log again.
     let connectedBefore = false;
@@ -106,6 +136,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
       redis
         .subscribe(channel)
         .then(() => {
+          subscribed = true;
           topics.resync();
           for (const reconnected of reconnectedListeners) reconnected();
         })
@@ -152,6 +183,11 @@ export function createEventBus(options: EventBusOptions): EventBus {
       })();
       return () => void live.return();
     },
+    onDelivered(listener) {
+      deliveredListeners.add(listener);
+      return () => void deliveredListeners.delete(listener);
+    },
+    live: () => subscribed && (!subscriber || subscriber.status === 'ready'),
     listenerCount: (mapId) => topics.count(mapId === undefined ? undefined : `map:${mapId}`),
     feedListenerCount: (ownerId) => topics.count(`feed:${ownerId}`),
     followed: () => topics.followed(),

@@ -18,8 +18,8 @@ export interface YogaNodeHandler {
 /** Options of {@link createGraphQLHttpHandler}. */
 export interface GraphQLHttpOptions {
   yoga: YogaNodeHandler;
-  /** The map-read cache's database, metrics and error log. */
-  mapReads: Pick<MapResponseCacheOptions, 'db' | 'onServed' | 'logError' | 'watch'>;
+  /** The map-read cache's database, events, metrics and error log. */
+  mapReads: Pick<MapResponseCacheOptions, 'db' | 'events' | 'onServed' | 'logError' | 'watch'>;
   /** Who requests act as. */
   identity: Pick<RequestIdentity, 'access'>;
   /** Largest request body read, in bytes. */

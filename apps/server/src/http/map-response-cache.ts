@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Database, MapVersion } from '@thinkingmap/db';
+import type { Database } from '@thinkingmap/db';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Access } from '../commands/access.ts';
 import { type MapReadRequest, MapReadRequests } from './map-read-request.ts';
-import { MapVersionReads } from './map-version-reads.ts';
+import { type KnownVersion, type MapEventFeed, MapVersions } from './map-versions.ts';
 import { type AnswerRequest, hasErrors, keptHeaders, type SentAnswer, StoredAnswer, VARY } from './stored-answer.ts';
 
 /** A stored-answer key kept for its request, and everything it was made of. */
 interface LastKey {
-  map: MapVersion;
+  map: KnownVersion;
   viewerId: string;
   scope: string;
   accept: string | undefined;
@@ -21,13 +21,15 @@ interface LastKey {
 /** How a map read was answered, for metrics. */
 export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 
-/** What the cache needs from the server: who asks, and the map rows. */
+/** What the cache needs from the server: who asks, the map rows, and the events that tell their versions. */
 export interface MapResponseCacheOptions {
-  /**
-   * The lean read of a map's owner and versions (`Database.mapVersion`), and a synchronous form where the caller has
-   * one (the database has none).
-   */
+  /** The lean read of a map's owner and versions (`Database.mapVersion`): what a version not known here is learnt by. */
   db: Pick<Database, 'mapVersion'>;
+  /**
+   * The event bus, which tells each map's version as it changes (see {@link MapVersions}); without it every request
+   * reads its map's row (instances that share a database but not their events).
+   */
+  events?: MapEventFeed;
   /**
    * The request's access: at once when it is known without waiting (a token in the token cache), else a promise.
    * Throws (or rejects) when refused: the request then takes the ordinary path, which answers the refusal.
@@ -66,17 +68,19 @@ const answerRequest = (req: IncomingMessage): AnswerRequest => ({
 
 /**
  * The one way a map read (`query { map(id) { … } }`) is answered: from a stored answer, or by the ordinary path
- * (Yoga), whose complete answer is then stored. Every request reads the map's row — `lastSeq` (bumped by every change
- * in the change's transaction), `tokensUsed` (the budget ledger changes it without an event), `updatedAt` and its
- * owner — and the answer is keyed by (normalised document, operation name, variables, viewer and scope, that row's
- * versions, and the headers it depends on: Accept, Origin). So an answer never lags the `lastSeq` the request read,
- * on any instance, without any message between instances; it is only served to the viewer it was made for, while
- * that viewer owns the map. A refused or unknown token, an unknown map or another owner's take the ordinary path;
- * answers with errors are never stored. Each answer has an ETag (a hash of its key): a matching `If-None-Match` gets
- * 304; gzip or Brotli when the client accepts it.
+ * (Yoga), whose complete answer is then stored. An answer is keyed by (normalised document, operation name, variables,
+ * viewer and scope, the map's version — `lastSeq`, bumped by every change in the change's transaction, and
+ * `tokensUsed` and `updatedAt` — and the headers it depends on: Accept, Origin). The map's version and owner are those the events
+ * tell ({@link MapVersions}): a hit reads nothing from the database. A version not known here is learnt by reading the
+ * map's row: the first read of a map, after a gap in its events, after the token ledger changed the row, while the
+ * bus is not connected to Redis. So an answer never lags a change whose event reached this instance (on the instance
+ * that made it, before its response is sent); it is only served to the viewer it was made for, while that viewer owns
+ * the map. A refused or unknown token, an unknown map or another owner's take the ordinary path; answers with errors
+ * are never stored. Each answer has an ETag (a hash of its key): a matching `If-None-Match` gets 304; gzip or Brotli
+ * when the client accepts it.
  *
- * Each step waits only when it must: a request alone in its turn, whose token is in the token cache, on a database
- * with a synchronous row read, is answered in its own tick (no promise); requests that coincide share one row read.
+ * A request whose token is in the token cache and whose map's version is known is answered in its own tick (no
+ * promise); requests that read the row and coincide share one row read.
  *
  * Not `@graphql-yoga/plugin-response-cache` (measured, docs/performance.md): it serialises the stored result again on
  * every hit, costing more than a whole stored answer here, and its 304 answers any cached key whatever lastSeq or viewer.
@@ -84,7 +88,7 @@ const answerRequest = (req: IncomingMessage): AnswerRequest => ({
 export class MapResponseCache {
   readonly #options: MapResponseCacheOptions;
   readonly #requests: MapReadRequests;
-  readonly #versions: MapVersionReads;
+  readonly #versions: MapVersions;
   readonly #entries: LRUCache<string, StoredAnswer>;
   /** Each request's last stored-answer key, and what it was made of (see {@link MapResponseCache.#storedKey}). */
   readonly #lastKeys = new WeakMap<MapReadRequest, LastKey>();
@@ -92,7 +96,7 @@ export class MapResponseCache {
   constructor(options: MapResponseCacheOptions) {
     this.#options = options;
     this.#requests = new MapReadRequests(options.endpoint);
-    this.#versions = new MapVersionReads((mapId) => options.db.mapVersion(mapId));
+    this.#versions = new MapVersions((mapId) => options.db.mapVersion(mapId), options.events);
     this.#entries = new LRUCache({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
       sizeCalculation: (entry) => entry.size,
@@ -103,7 +107,7 @@ export class MapResponseCache {
 
   /**
    * Answers a GraphQL request — a POST whose JSON `body` was read, or a GET — from its stored answer when it is a map
-   * read stored for this viewer and the map's current row; otherwise hands it to `ordinary`, with a
+   * read stored for this viewer and the map's current version; otherwise hands it to `ordinary`, with a
    * {@link PendingAnswer} when it is a map read whose answer is to be stored.
    */
   serve(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, ordinary: OrdinaryPath) {
@@ -129,6 +133,8 @@ export class MapResponseCache {
     request: MapReadRequest,
     access: Access,
   ) {
+    const known = this.#versions.known(request.mapId);
+    if (known) return this.#withMap(req, res, ordinary, request, access, known);
     try {
       this.#versions
         .read(request.mapId)
@@ -145,7 +151,7 @@ export class MapResponseCache {
     ordinary: OrdinaryPath,
     request: MapReadRequest,
     access: Access,
-    map: MapVersion | null,
+    map: KnownVersion | null,
   ) {
     // Refusals and unknown maps take the ordinary path (their errors are never stored).
     if (!map || map.ownerId !== access.viewer.id) return ordinary(req, res);
@@ -165,7 +171,13 @@ export class MapResponseCache {
   }
 
   /** The ordinary path's answer to a map read, stored under `key` when complete. */
-  #pending(req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion, key: string): PendingAnswer {
+  #pending(
+    req: IncomingMessage,
+    request: MapReadRequest,
+    access: Access,
+    map: KnownVersion,
+    key: string,
+  ): PendingAnswer {
     return {
       settle: (status, headers, body) => {
         const kept = keptHeaders(headers);
@@ -199,11 +211,11 @@ export class MapResponseCache {
   }
 
   /**
-   * The key `request`'s answer is stored under for this viewer, map row and headers: the one made for the request's
-   * last hit when all of them are the same (the row read hands out one row object until the map changes), so a
+   * The key `request`'s answer is stored under for this viewer, map version and headers: the one made for the request's
+   * last hit when all of them are the same (the map's version is one object until the map changes), so a
    * repeated read neither builds nor hashes a key string.
    */
-  #storedKey(req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion): string {
+  #storedKey(req: IncomingMessage, request: MapReadRequest, access: Access, map: KnownVersion): string {
     const last = this.#lastKeys.get(request);
     const { accept, origin } = req.headers;
     if (
@@ -222,10 +234,10 @@ export class MapResponseCache {
 
 /**
  * What a stored answer of `request` is kept under, before the request's number (which only this process knows): the
- * viewer and scope it was made for, the map row's versions read by the request, and the request headers the answer
+ * viewer and scope it was made for, the map's version, and the request headers the answer
  * depends on (Accept, Origin). With the request's text, what the answer's ETag is made of.
  */
-const keyOf = (req: IncomingMessage, request: MapReadRequest, access: Access, map: MapVersion) =>
+const keyOf = (req: IncomingMessage, request: MapReadRequest, access: Access, map: KnownVersion) =>
   `${access.viewer.id}\n${access.scope}\n${request.mapId}\n${map.lastSeq}\n${map.tokensUsed}\n${map.updatedAt}\n${header(req, 'accept')}\n${header(req, 'origin')}\n`;
 
 /**

@@ -11,6 +11,7 @@ import {
 } from '@thinkingmap/agent-core';
 import type { Database, Language, Tx } from '@thinkingmap/db';
 import { lockMap } from '../commands/mutate-map.ts';
+import type { EventBus } from '../events/event-bus.ts';
 
 /** How long a call refused for want of budget waits for calls in progress to settle (default 60 s). */
 export const BUDGET_WAIT_MS = 60_000;
@@ -20,6 +21,11 @@ const POLL_MS = 1_000;
 /** Options of {@link MapTokenLedgers}. */
 export interface MapTokenLedgerOptions {
   rules?: BudgetRules;
+  /**
+   * Where a map's spending is announced once committed (the bus' `map-row-changed` signal, to every instance): the
+   * change makes no event, and the map-read cache keys answers by the map's `tokensUsed`.
+   */
+  bus?: Pick<EventBus, 'signal'>;
   waitMs?: number;
 }
 
@@ -42,8 +48,8 @@ type Attempt =
  *
  * The one write to a map's data beside `mutateMap`, on purpose. Its writes (a run's `tokensReserved`, a
  * run's `promptTokens`/`completionTokens`, the map's `tokensUsed`) are coordination between runs, like a
- * run's lease: they make no event (dashboards read the runs' figures, and `map.tokensUsed` is in the read
- * cache's key, see `map-response-cache.ts`), need no receipt (no idempotency key: a repeated model call spent
+ * run's lease: they make no event (dashboards read the runs' figures; a change of `map.tokensUsed`, which is in the read
+ * cache's key, is announced on the bus so every instance reads the map's row again, see `http/map-versions.ts`), need no receipt (no idempotency key: a repeated model call spent
  * its tokens again) and no access check (the run acts as the owner it was started by). What `mutateMap` would
  * add is a read of the whole map row on each settle and the owner check, on every model call of a budgeted map
  * (the cost is in docs/performance.md).
@@ -56,6 +62,7 @@ export class MapTokenLedgers {
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #rules: BudgetRules;
   readonly #waitMs: number;
+  readonly #bus: Pick<EventBus, 'signal'> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -63,6 +70,7 @@ export class MapTokenLedgers {
   ) {
     this.#rules = options.rules ?? BUDGET_RULES;
     this.#waitMs = options.waitMs ?? BUDGET_WAIT_MS;
+    this.#bus = options.bus;
   }
 
   /** The ledger one drive of `run` meters its model calls with; refusals are written in `language`. */
@@ -130,6 +138,7 @@ export class MapTokenLedgers {
             });
           if (spent) await tx.map.updateMany({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
         });
+        if (spent) this.#bus?.signal({ type: 'map-row-changed', mapId: run.mapId });
         for (const wake of this.#waiters.get(run.mapId) ?? []) wake();
       },
     };

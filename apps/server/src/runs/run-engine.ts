@@ -137,7 +137,7 @@ export class RunEngine {
 
   constructor(private readonly deps: RunEngineDeps) {
     this.#checkpoints = new PrismaCheckpointStore(deps.db);
-    this.#ledgers = new MapTokenLedgers(deps.db, { waitMs: deps.settings.budgetWaitMs });
+    this.#ledgers = new MapTokenLedgers(deps.db, { waitMs: deps.settings.budgetWaitMs, bus: deps.bus });
     this.#runDb = withRelaxedWrites(deps.db);
     this.#runCheckpoints = new PrismaCheckpointStore(this.#runDb);
     this.owner = deps.owner ?? { instanceId: crypto.randomUUID(), bootId: crypto.randomUUID() };

@@ -80,6 +80,7 @@ export async function settleRun(
 ): Promise<boolean> {
   try {
     const log = ctx.db.checkpointLog;
+    let spentOnMap = false;
     await mutateMap(ctx, run.mapId, async (tx, emit) => {
       // The run's row first, in one statement unless the person cancelled the run meanwhile (then it stays cancelled).
       const end = endOf(outcome);
@@ -90,6 +91,7 @@ export async function settleRun(
       if (!updated && !cancelled) return;
       const spent = unsettled.promptTokens + unsettled.completionTokens;
       if (spent) await tx.map.update({ where: { id: run.mapId }, data: { tokensUsed: { increment: spent } } });
+      spentOnMap = spent > 0;
       if (cancelled) {
         // A run that stopped holds none of its map's budget any more.
         const tokens = {
@@ -119,6 +121,8 @@ export async function settleRun(
         emit({ type: 'RunFailed', payload: { run: toRunSnapshot(ended), code, reason: ended.error ?? '' } });
       }
     });
+    // `tokensUsed` moved with or without an event: as the token ledger does, every instance is told (map-versions.ts).
+    if (spentOnMap) ctx.bus.signal({ type: 'map-row-changed', mapId: run.mapId });
     return true;
   } catch (error) {
     if (error instanceof NotFoundError) return false;
