@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { createThinkingMapClient } from '@thinkingmap/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadWorkspace, workspaceRequests } from '../map/load-workspace.ts';

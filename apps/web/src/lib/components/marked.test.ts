@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { flushSync, mount, unmount } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import Marked from './Marked.svelte';

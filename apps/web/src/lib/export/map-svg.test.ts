@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { aNode } from '../testing/fixtures.ts';
 import { renderMapSvg } from './map-svg.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { type Component, flushSync, mount, tick, unmount } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OpenQuestion, RunActivity } from '../../agents/agent-activity.svelte.ts';

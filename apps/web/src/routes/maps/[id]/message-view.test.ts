@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { flushSync, mount, unmount } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '$lib/api/results.ts';
