@@ -29,7 +29,8 @@ try {
         agent: 'process-node',
         threadId: crypto.randomUUID(),
         status: 'COMPLETED' as const,
-        createdAt: new Date(now - ((i * 7919) % (30 * DAY_MS))),
+        // 7,919 s apart modulo 30 days (in milliseconds, `i * 7919` stayed within the last 1.8 days).
+        createdAt: new Date(now - ((i * 7_919_000) % (30 * DAY_MS))),
         promptTokens: i % 2 === 0 ? 100 + (i % 50) : 0,
         completionTokens: i % 2 === 0 ? 20 : 0,
         tokensEstimated: i % 10 === 0,
