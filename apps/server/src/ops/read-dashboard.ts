@@ -80,9 +80,6 @@ export interface Dashboard {
   }[];
 }
 
-/** A UTC day in milliseconds. */
-const DAY_MS = 86_400_000;
-
 /** The UTC day of an instant, `YYYY-MM-DD`. */
 const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
 
@@ -223,9 +220,10 @@ function addSpend(into: { promptTokens: number; completionTokens: number; estima
 }
 
 /**
- * The tokens the owner's runs created in the range spent, summed by the database per map and per UTC day. Prisma's
- * `groupBy` groups by columns, not by an expression of one, and the two providers store a `DateTime` differently
- * (SQLite: ISO-8601 text; PostgreSQL: a timestamp), so each day of the range is its own grouped query, all at once.
+ * The tokens the owner's runs created in the range spent, per map and per UTC day, in one grouped read. Prisma's
+ * `groupBy` groups by columns, not by an expression of one (the two providers store a `DateTime` differently: SQLite
+ * ISO-8601 text, PostgreSQL a timestamp), so it groups by the instant and the days are summed here: one pass of the
+ * `(mapId, createdAt)` index over the range, where a grouped query per day probed every map of the owner once a day.
  */
 async function tokenSpend(
   db: ReadDb,
@@ -236,44 +234,37 @@ async function tokenSpend(
   tokensByDay: Dashboard['tokensByDay'];
   tokensByMap: Omit<Dashboard['tokensByMap'][number], 'mapTitle'>[];
 }> {
-  const spent = { OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }] };
-  const sums = { _sum: { promptTokens: true, completionTokens: true } } as const;
-  const where = (start: Date, end: Date) => ({ map: { ownerId }, createdAt: { gte: start, lte: end }, ...spent });
-  const days = daysBetween(from, to);
-  const [mapGroups, ...dayGroups] = await Promise.all([
-    db.agentRun.groupBy({ by: ['mapId', 'tokensEstimated'], where: where(from, to), ...sums }),
-    ...days.map((day) => {
-      const start = new Date(`${day}T00:00:00.000Z`);
-      const end = new Date(start.getTime() + DAY_MS - 1);
-      return db.agentRun.groupBy({
-        by: ['tokensEstimated'],
-        where: where(start < from ? from : start, end > to ? to : end),
-        ...sums,
-      });
-    }),
-  ]);
-  const tokensByDay = days.map((day, at) => {
-    const row = { day, promptTokens: 0, completionTokens: 0, estimated: false };
-    for (const group of dayGroups[at] ?? []) addSpend(row, group);
-    return row;
+  const groups = await db.agentRun.groupBy({
+    by: ['mapId', 'tokensEstimated', 'createdAt'],
+    where: {
+      map: { ownerId },
+      createdAt: { gte: from, lte: to },
+      OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }],
+    },
+    _sum: { promptTokens: true, completionTokens: true },
   });
+  const byDay = new Map(
+    daysBetween(from, to).map((day) => [day, { day, promptTokens: 0, completionTokens: 0, estimated: false }]),
+  );
   const byMap = new Map<
     string,
     { mapId: string; promptTokens: number; completionTokens: number; estimated: boolean }
   >();
-  for (const group of mapGroups) {
-    const row = byMap.get(group.mapId) ?? {
+  for (const group of groups) {
+    const day = byDay.get(dayOf(group.createdAt));
+    if (day) addSpend(day, group);
+    const map = byMap.get(group.mapId) ?? {
       mapId: group.mapId,
       promptTokens: 0,
       completionTokens: 0,
       estimated: false,
     };
-    addSpend(row, group);
-    byMap.set(group.mapId, row);
+    addSpend(map, group);
+    byMap.set(group.mapId, map);
   }
   const total = (row: { promptTokens: number; completionTokens: number }) => row.promptTokens + row.completionTokens;
   return {
-    tokensByDay,
+    tokensByDay: [...byDay.values()],
     tokensByMap: [...byMap.values()].sort((a, b) => total(b) - total(a) || a.mapId.localeCompare(b.mapId)),
   };
 }
