@@ -51,7 +51,8 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
   // Runs a dead process left mid-step (their lease ran out) are resumed, at start and then periodically, as are runs
   // whose dependencies concluded while no process could start them. Redis may drop messages: subscriptions re-read
   // the log when their map moved past what arrived.
-  const recover = () => recoverRuns(engine, db).then(() => startWaiting(engine, commands));
+  const leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
+  const recover = () => recoverRuns(engine, db, leaseMs).then(() => startWaiting(engine, commands));
   const recovers = options.recoverRuns !== false;
   if (recovers) await recover();
   if (recovers) await consultations.resumeUnfinished();
@@ -61,7 +62,7 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
       () => expireDueQuestions(engine, commands),
       logError,
     ),
-    recovers ? every(RUN_LEASE_MS / 4, recover, logError) : () => {},
+    recovers ? every(leaseMs / 4, recover, logError) : () => {},
     options.redisUrl ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError }) : () => {},
   ];
   const drain = [

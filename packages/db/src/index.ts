@@ -52,6 +52,7 @@ export type {
   QuestionState,
   RunEnd,
   RunLog,
+  RunOwnerColumns,
   RunTokens,
 } from './run-log.ts';
 export { type DatabaseTarget, DEFAULT_DATABASE_URL, type Provider, parseDatabaseUrl } from './url.ts';

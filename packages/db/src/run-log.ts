@@ -105,14 +105,23 @@ export interface RunLog {
     from: readonly QuestionStatus[],
     change: QuestionChange,
   ): Promise<AgentQuestion | null>;
-  /** A run after one of its questions was answered: RUNNING again when `running`, else as it is; null when none. */
-  resumedRun(tx: Tx, runId: string, running: boolean): Promise<AgentRun | null>;
+  /**
+   * A run after one of its questions was answered: RUNNING again when `running` (driven by `owner`, the instance that
+   * resumes it, whose lease refreshes check it), else as it is; null when none.
+   */
+  resumedRun(tx: Tx, runId: string, running: boolean, owner?: RunOwnerColumns): Promise<AgentRun | null>;
   /**
    * Records how a run ended (`end`: its status and the fields of that end), the tokens its last drive spent added to
    * its own and none of its map's budget held any more; returns the run as it now is. A run the person cancelled (or
    * one gone) is left as it is: null then.
    */
   endRun(tx: Tx, runId: string, end: RunEnd, spent: RunTokens): Promise<AgentRun | null>;
+}
+
+/** The instance and boot that drive a run (see the run's `ownerInstance`, `ownerBoot`). */
+export interface RunOwnerColumns {
+  ownerInstance: string;
+  ownerBoot: string;
 }
 
 /** A question's new status, with when and how it was answered. */
@@ -243,9 +252,12 @@ export const runLog: RunLog = {
     });
     return updated ?? null;
   },
-  async resumedRun(tx, runId, running) {
+  async resumedRun(tx, runId, running, owner) {
     if (!running) return tx.agentRun.findUnique({ where: { id: runId } });
-    const [run] = await tx.agentRun.updateManyAndReturn({ where: { id: runId }, data: { status: 'RUNNING' } });
+    const [run] = await tx.agentRun.updateManyAndReturn({
+      where: { id: runId },
+      data: { status: 'RUNNING', ...owner },
+    });
     return run ?? null;
   },
   async endRun(tx, runId, { output, ...end }, spent) {

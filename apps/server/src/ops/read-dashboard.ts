@@ -95,24 +95,36 @@ function daysBetween(from: Date, to: Date): string[] {
 }
 
 /**
- * Reads the dashboard of the maps `ownerId` may read (their own), in a fixed number of grouped queries whatever
- * the number of maps, runs or questions: statuses are counted by the database, names are joined in memory.
+ * Reads the dashboard of the maps `ownerId` may read (their own). Its cost follows what it shows, not the owner's
+ * history: statuses are counted and tokens summed by the database (per map, and per UTC day of the range), and
+ * titles and questions are read only for the maps and nodes that appear in its lists.
  */
 export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to: Date): Promise<Dashboard> {
   const ofViewer = { map: { ownerId } };
   const inRange = { gte: from, lte: to };
-  const [maps, nodeGroups, openRuns, spending, errorGroups, recentFailures] = await Promise.all([
-    db.map.findMany({ where: { ownerId }, select: { id: true, title: true, status: true } }),
+  const [mapGroups, nodeGroups, openRuns, questions, spend, errorGroups, recentFailures] = await Promise.all([
+    db.map.groupBy({ by: ['status'], where: { ownerId }, _count: { _all: true } }),
     db.node.groupBy({ by: ['status'], where: ofViewer, _count: { _all: true } }),
     db.agentRun.findMany({
       where: { ...ofViewer, status: { in: [...IN_FLIGHT, ...WAITING] } },
       select: { id: true, mapId: true, nodeId: true, agent: true, status: true, createdAt: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     }),
-    db.agentRun.findMany({
-      where: { ...ofViewer, createdAt: inRange, OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }] },
-      select: { mapId: true, createdAt: true, promptTokens: true, completionTokens: true, tokensEstimated: true },
+    db.agentQuestion.findMany({
+      where: { ...ANSWERABLE_QUESTION, run: ofViewer },
+      select: {
+        id: true,
+        runId: true,
+        kind: true,
+        question: true,
+        mapId: true,
+        nodeId: true,
+        createdAt: true,
+        expiresAt: true,
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     }),
+    tokenSpend(db, ownerId, from, to),
     db.agentRun.groupBy({
       by: ['errorCode'],
       where: { ...ofViewer, status: RunStatus.FAILED, finishedAt: inRange },
@@ -125,39 +137,27 @@ export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to:
       take: RECENT_FAILURES,
     }),
   ]);
-  const mapIds = maps.map((map) => map.id);
-  const [questions, steps] = await Promise.all([
+  const shown = [...openRuns, ...questions, ...spend.tokensByMap, ...recentFailures];
+  const mapIds = [...new Set(shown.map((row) => row.mapId))];
+  const nodeIds = [...new Set([...openRuns, ...questions].flatMap((row) => (row.nodeId ? [row.nodeId] : [])))];
+  const [maps, nodes, steps] = await Promise.all([
     mapIds.length === 0
       ? []
-      : db.agentQuestion.findMany({
-          where: { ...ANSWERABLE_QUESTION, mapId: { in: mapIds } },
-          select: {
-            id: true,
-            runId: true,
-            kind: true,
-            question: true,
-            mapId: true,
-            nodeId: true,
-            createdAt: true,
-            expiresAt: true,
-          },
-          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        }),
-    currentSteps(db, openRuns),
-  ]);
-  const nodeIds = [...new Set([...openRuns, ...questions].flatMap((row) => (row.nodeId ? [row.nodeId] : [])))];
-  const nodes =
+      : db.map.findMany({ where: { id: { in: mapIds }, ownerId }, select: { id: true, title: true } }),
     nodeIds.length === 0
       ? []
-      : await db.node.findMany({ where: { id: { in: nodeIds } }, select: { id: true, question: true } });
+      : db.node.findMany({ where: { id: { in: nodeIds } }, select: { id: true, question: true } }),
+    currentSteps(db, openRuns),
+  ]);
   const titleOf = new Map(maps.map((map) => [map.id, map.title]));
+  const mapTitle = (id: string) => titleOf.get(id) ?? '';
   const questionOf = new Map(nodes.map((node) => [node.id, node.question]));
   const nodeQuestion = (id: string | null) => (id ? (questionOf.get(id) ?? null) : null);
 
   const runs = openRuns.map((run) => ({
     id: run.id,
     mapId: run.mapId,
-    mapTitle: titleOf.get(run.mapId) ?? '',
+    mapTitle: mapTitle(run.mapId),
     nodeId: run.nodeId,
     nodeQuestion: nodeQuestion(run.nodeId),
     agent: run.agent,
@@ -169,10 +169,8 @@ export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to:
   return {
     from,
     to,
-    mapsByStatus: countBy(maps.map((map) => map.status)),
-    nodesByStatus: nodeGroups
-      .map((group) => ({ status: group.status, count: group._count._all }))
-      .sort((a, b) => a.status.localeCompare(b.status)),
+    mapsByStatus: byStatus(mapGroups),
+    nodesByStatus: byStatus(nodeGroups),
     runsInFlight: runs.filter((run) => IN_FLIGHT.includes(run.status)),
     runsWaiting: runs.filter((run) => WAITING.includes(run.status)),
     questions: questions.map((question) => ({
@@ -181,20 +179,21 @@ export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to:
       kind: question.kind,
       question: question.question,
       mapId: question.mapId,
-      mapTitle: titleOf.get(question.mapId) ?? '',
+      mapTitle: mapTitle(question.mapId),
       nodeId: question.nodeId,
       nodeQuestion: nodeQuestion(question.nodeId),
       askedAt: question.createdAt,
       expiresAt: question.expiresAt,
     })),
-    ...tokenSpend(spending, titleOf, from, to),
+    tokensByDay: spend.tokensByDay,
+    tokensByMap: spend.tokensByMap.map((row) => ({ ...row, mapTitle: mapTitle(row.mapId) })),
     errorsByCode: errorGroups
       .map((group) => ({ code: group.errorCode ?? 'UNKNOWN', count: group._count._all }))
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
     recentErrors: recentFailures.map((run) => ({
       runId: run.id,
       mapId: run.mapId,
-      mapTitle: titleOf.get(run.mapId) ?? '',
+      mapTitle: mapTitle(run.mapId),
       nodeId: run.nodeId,
       code: run.errorCode ?? 'UNKNOWN',
       error: run.error,
@@ -203,45 +202,71 @@ export async function readDashboard(db: ReadDb, ownerId: string, from: Date, to:
   };
 }
 
-/** Counts values, sorted by value. */
-function countBy<S extends string>(values: S[]): StatusCount<S>[] {
-  const counts = new Map<S, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return [...counts].map(([status, count]) => ({ status, count })).sort((a, b) => a.status.localeCompare(b.status));
+/** Grouped counts as status counts, sorted by status. */
+function byStatus<S extends string>(groups: { status: S; _count: { _all: number } }[]): StatusCount<S>[] {
+  return groups
+    .map((group) => ({ status: group.status, count: group._count._all }))
+    .sort((a, b) => a.status.localeCompare(b.status));
 }
 
-/** Sums the runs' tokens per UTC day and per map. */
-function tokenSpend(
-  runs: { mapId: string; createdAt: Date; promptTokens: number; completionTokens: number; tokensEstimated: boolean }[],
-  titleOf: Map<string, string>,
+/** Summed tokens of grouped runs, by whether the runs' counts were estimated. */
+type SpendGroup = { tokensEstimated: boolean; _sum: { promptTokens: number | null; completionTokens: number | null } };
+
+/** Adds a group's sums to `into`; estimated when any run of it was. */
+function addSpend(into: { promptTokens: number; completionTokens: number; estimated: boolean }, group: SpendGroup) {
+  into.promptTokens += group._sum.promptTokens ?? 0;
+  into.completionTokens += group._sum.completionTokens ?? 0;
+  into.estimated ||= group.tokensEstimated;
+}
+
+/**
+ * The tokens the owner's runs created in the range spent, per map and per UTC day, in one grouped read. Prisma's
+ * `groupBy` groups by columns, not by an expression of one (the two providers store a `DateTime` differently: SQLite
+ * ISO-8601 text, PostgreSQL a timestamp), so it groups by the instant and the days are summed here: one pass of the
+ * `(mapId, createdAt)` index over the range, where a grouped query per day probed every map of the owner once a day.
+ */
+async function tokenSpend(
+  db: ReadDb,
+  ownerId: string,
   from: Date,
   to: Date,
-): Pick<Dashboard, 'tokensByDay' | 'tokensByMap'> {
+): Promise<{
+  tokensByDay: Dashboard['tokensByDay'];
+  tokensByMap: Omit<Dashboard['tokensByMap'][number], 'mapTitle'>[];
+}> {
+  const groups = await db.agentRun.groupBy({
+    by: ['mapId', 'tokensEstimated', 'createdAt'],
+    where: {
+      map: { ownerId },
+      createdAt: { gte: from, lte: to },
+      OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }],
+    },
+    _sum: { promptTokens: true, completionTokens: true },
+  });
   const byDay = new Map(
     daysBetween(from, to).map((day) => [day, { day, promptTokens: 0, completionTokens: 0, estimated: false }]),
   );
-  const byMap = new Map<string, Dashboard['tokensByMap'][number]>();
-  for (const run of runs) {
-    const day = byDay.get(dayOf(run.createdAt));
-    if (day) {
-      day.promptTokens += run.promptTokens;
-      day.completionTokens += run.completionTokens;
-      day.estimated ||= run.tokensEstimated;
-    }
-    const map = byMap.get(run.mapId) ?? {
-      mapId: run.mapId,
-      mapTitle: titleOf.get(run.mapId) ?? '',
+  const byMap = new Map<
+    string,
+    { mapId: string; promptTokens: number; completionTokens: number; estimated: boolean }
+  >();
+  for (const group of groups) {
+    const day = byDay.get(dayOf(group.createdAt));
+    if (day) addSpend(day, group);
+    const map = byMap.get(group.mapId) ?? {
+      mapId: group.mapId,
       promptTokens: 0,
       completionTokens: 0,
       estimated: false,
     };
-    map.estimated ||= run.tokensEstimated;
-    map.promptTokens += run.promptTokens;
-    map.completionTokens += run.completionTokens;
-    byMap.set(run.mapId, map);
+    addSpend(map, group);
+    byMap.set(group.mapId, map);
   }
   const total = (row: { promptTokens: number; completionTokens: number }) => row.promptTokens + row.completionTokens;
-  return { tokensByDay: [...byDay.values()], tokensByMap: [...byMap.values()].sort((a, b) => total(b) - total(a)) };
+  return {
+    tokensByDay: [...byDay.values()],
+    tokensByMap: [...byMap.values()].sort((a, b) => total(b) - total(a) || a.mapId.localeCompare(b.mapId)),
+  };
 }
 
 /**

@@ -28,7 +28,7 @@ export async function expireDueQuestions(
       continue;
     }
     const result = await mutateMap({ ...ctx, viewer: owner }, question.mapId, (tx, emit) =>
-      closeQuestion(ctx.db.runLog, tx, emit, question, { status: 'EXPIRED', answeredAt: now }),
+      closeQuestion(ctx.db.runLog, tx, emit, question, { status: 'EXPIRED', answeredAt: now }, engine.ownerColumns),
     );
     if (result) void engine.expire(result.run, question.interruptId, result.waiting);
   }

@@ -1,4 +1,4 @@
-import type { AgentRun, Prisma, RunLog, Tx } from '@thinkingmap/db';
+import type { AgentRun, Prisma, RunLog, RunOwnerColumns, Tx } from '@thinkingmap/db';
 import { NotFoundError } from '../commands/domain-errors.ts';
 import { toQuestionSnapshot } from '../commands/event-snapshots.ts';
 import type { Emit } from '../commands/mutate-map.ts';
@@ -23,7 +23,7 @@ async function resolveQuestion(
 
 /**
  * Closes a question that can still be answered (PENDING, or an expired gate of a paused run: `from`), tells
- * subscribers, and marks its run RUNNING again once no other question of it waits. Returns the run and how
+ * subscribers, and marks its run RUNNING again, driven by `owner`, once no other question of it waits. Returns the run and how
  * many questions were waiting (for addressing the resume), or null when the question was no longer open.
  */
 export async function closeQuestion(
@@ -32,11 +32,12 @@ export async function closeQuestion(
   emit: Emit,
   question: { id: string; runId: string },
   data: { status: 'ANSWERED' | 'EXPIRED'; answeredAt: Date; reply?: Prisma.InputJsonValue },
+  owner: RunOwnerColumns,
   from: ('PENDING' | 'EXPIRED')[] = ['PENDING'],
 ): Promise<{ run: AgentRun; waiting: number } | null> {
   const waiting = await resolveQuestion(log, tx, emit, question, data, from);
   if (waiting === null) return null;
-  const run = await log.resumedRun(tx, question.runId, waiting === 0);
+  const run = await log.resumedRun(tx, question.runId, waiting === 0, owner);
   if (!run) throw new NotFoundError('AgentRun', question.runId);
   return { run, waiting: waiting + 1 };
 }

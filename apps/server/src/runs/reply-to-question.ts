@@ -68,6 +68,7 @@ export async function replyToQuestion(
           emit,
           question,
           { status: 'ANSWERED', reply: jsonColumn(reply), answeredAt: new Date() },
+          engine.ownerColumns,
           ['PENDING', 'EXPIRED'],
         )
       : null;

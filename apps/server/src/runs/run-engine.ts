@@ -42,7 +42,8 @@ export const RUN_HEARTBEAT_MS = 2_000;
 /**
  * A RUNNING run whose lease is older than this was abandoned (its process died) and may be resumed. Instances look
  * for such runs every quarter of it, so a run whose instance died goes on elsewhere within 12.5 s. A drive stops after
- * three failed refreshes (6 s), well before another instance may claim its run: never two drives of one run.
+ * three missed refreshes (failed, or still pending when the next is due), when a refresh finds the run taken over, or
+ * when its lease has gone unconfirmed for this long less one heartbeat: never two drives of one run.
  */
 export const RUN_LEASE_MS = 10_000;
 
@@ -80,6 +81,11 @@ export interface RunSettings {
    * resumes it (default 3: 6 s, under {@link RUN_LEASE_MS}).
    */
   maxMissedHeartbeats: number;
+  /**
+   * How old a RUNNING run's lease may grow before another instance takes it over (default {@link RUN_LEASE_MS});
+   * a drive whose lease has not been confirmed for this long less one heartbeat stops itself.
+   */
+  leaseMs?: number;
   /**
    * How long a model call refused for want of budget waits for the map's calls in progress to settle before
    * its run fails with BUDGET_EXHAUSTED (default 60 s).
@@ -142,6 +148,11 @@ export class RunEngine {
     this.#runCheckpoints = new PrismaCheckpointStore(this.#runDb);
     this.owner = deps.owner ?? { instanceId: crypto.randomUUID(), bootId: crypto.randomUUID() };
     this.#graphs = new ReusableGraphs({ knowledge: deps.knowledge, maxQuestions: deps.settings.maxQuestions });
+  }
+
+  /** {@link owner} as the run row stores it: written with every change that makes a run RUNNING for this process. */
+  get ownerColumns(): { ownerInstance: string; ownerBoot: string } {
+    return { ownerInstance: this.owner.instanceId, ownerBoot: this.owner.bootId };
   }
 
   /** Reports what went wrong in a drive, or around one (the injected logger). */
@@ -253,6 +264,7 @@ export class RunEngine {
       runId: run.id,
       owner: this.owner,
       heartbeatMs: settings.heartbeatMs,
+      leaseMs: settings.leaseMs ?? RUN_LEASE_MS,
       maxMissed: settings.maxMissedHeartbeats,
       logError: this.deps.logError,
       onLost: (cause) => controller.abort(new AgentError('RELEASED', 'the run lease could not be kept', { cause })),

@@ -1,68 +1,142 @@
-import type { Database } from '@thinkingmap/db';
+import { type Database, RunStatus } from '@thinkingmap/db';
 import type { RunOwner } from './run-engine.ts';
 
 /** How a lease is kept; see {@link RunLease}. */
 export interface RunLeaseOptions {
   db: Database;
   runId: string;
-  /** Stored on the run with every refresh: which instance and boot drive it. */
+  /** The instance and boot that drive the run: a refresh only succeeds while the run row still names them. */
   owner: RunOwner;
-  /** Time between refreshes. */
+  /** Time between refreshes; a refresh still pending when the next one is due counts as missed. */
   heartbeatMs: number;
-  /** Refreshes in a row that may fail before the lease counts as lost. */
+  /** How old a lease may grow before another instance may take the run over (see `recoverRuns`). */
+  leaseMs: number;
+  /** Refreshes in a row that may be missed (failed, or still pending) before the lease counts as lost. */
   maxMissed: number;
-  /** Where every failed refresh is reported. */
+  /** Where every missed refresh and the loss of the lease are reported. */
   logError: (error: unknown) => void;
-  /** Called once when `maxMissed` refreshes in a row failed: the drive must stop. */
+  /** Called once when the lease is lost: the drive must stop. */
   onLost: (error: unknown) => void;
 }
 
 /**
- * A drive's lease on its run: the run row's `updatedAt`, refreshed every `heartbeatMs` while this process
- * drives it, so no other instance resumes it. A refresh that fails is logged; after `maxMissed` in a row the
- * lease is lost: another instance may take the run over once it looks abandoned, so this one must stop
- * first (`heartbeatMs × maxMissed` stays under the lease time). Refreshes never overlap.
+ * A drive's lease on its run: the run row's `updatedAt`, refreshed every `heartbeatMs` while this process drives it
+ * and the row still names this process as its owner, so no other instance resumes it. The lease is lost, and the
+ * drive must stop, when
+ * - a refresh finds the run no longer this process's to drive (another instance took it over, or it ended);
+ * - `maxMissed` refreshes in a row were missed: they failed, or were still pending when the next one was due (a
+ *   write queued behind others or waiting for a lock); no second refresh is queued behind a pending one;
+ * - the lease has not been confirmed for `leaseMs - heartbeatMs`, whatever its refreshes are doing: one heartbeat
+ *   before another instance may take the run over.
  */
 export class RunLease {
   #missed = 0;
   #timer: NodeJS.Timeout | undefined;
+  #deadline: NodeJS.Timeout | undefined;
+  #pending = false;
   #stopped = false;
 
-  constructor(private readonly options: RunLeaseOptions) {}
+  constructor(private readonly options: RunLeaseOptions) {
+    const { heartbeatMs, leaseMs, maxMissed } = options;
+    if (heartbeatMs * (maxMissed + 1) > leaseMs) {
+      throw new Error(
+        `a lease of ${leaseMs} ms cannot miss ${maxMissed} refreshes of ${heartbeatMs} ms and stop in time`,
+      );
+    }
+  }
 
   /**
    * Keeps refreshing the lease every `heartbeatMs` until {@link stop}. The first refresh is due after one
    * heartbeat: every way a drive starts has just written the run row (created, answered, expired, claimed).
    */
   start(): void {
+    this.#confirm(Date.now());
     this.#schedule();
   }
 
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#deadline);
   }
 
-  async #refresh(): Promise<void> {
-    const { db, runId, owner, maxMissed, logError, onLost } = this.options;
-    try {
-      const data = { updatedAt: new Date(), ownerInstance: owner.instanceId, ownerBoot: owner.bootId };
-      await db.write((tx) => tx.agentRun.updateMany({ where: { id: runId, status: 'RUNNING' }, data }));
-      this.#missed = 0;
-    } catch (error) {
-      this.#missed += 1;
-      logError(new Error(`run ${runId}: lease refresh ${this.#missed} of ${maxMissed} failed`, { cause: error }));
-      if (this.#missed >= maxMissed) {
-        this.stop();
-        onLost(error);
-      }
+  #beat(): void {
+    if (this.#stopped) return;
+    if (this.#pending) {
+      const { heartbeatMs } = this.options;
+      this.#miss('is still pending', new Error(`the refresh did not complete within ${heartbeatMs} ms`));
+    } else {
+      void this.#refresh();
     }
     this.#schedule();
   }
 
+  async #refresh(): Promise<void> {
+    const { db, runId, owner } = this.options;
+    const at = new Date();
+    this.#pending = true;
+    try {
+      const { count } = await db.write((tx) =>
+        tx.agentRun.updateMany({
+          where: { id: runId, status: 'RUNNING', ownerInstance: owner.instanceId, ownerBoot: owner.bootId },
+          data: { updatedAt: at },
+        }),
+      );
+      if (this.#stopped) return;
+      if (count === 0 && !(await this.#waits())) {
+        const error = new Error(`run ${runId}: no longer this instance's to drive (taken over, or ended)`);
+        this.options.logError(error);
+        this.#lose(error);
+        return;
+      }
+      this.#missed = 0;
+      this.#confirm(at.getTime());
+    } catch (error) {
+      if (!this.#stopped) this.#miss('failed', error);
+    } finally {
+      this.#pending = false;
+    }
+  }
+
+  #miss(how: string, cause: unknown): void {
+    const { runId, maxMissed, logError } = this.options;
+    this.#missed += 1;
+    logError(new Error(`run ${runId}: lease refresh ${this.#missed} of ${maxMissed} ${how}`, { cause }));
+    if (this.#missed >= maxMissed) this.#lose(cause);
+  }
+
+  /**
+   * Whether the run waits for its person (a reply resumed its drive while other questions of it still wait): no
+   * instance takes a waiting run over, so there is no lease to keep and the drive goes on.
+   */
+  async #waits(): Promise<boolean> {
+    const { db, runId } = this.options;
+    const run = await db.read.agentRun.findUnique({ where: { id: runId }, select: { status: true } });
+    return run?.status === RunStatus.WAITING;
+  }
+
+  /** The lease holds until `leaseMs - heartbeatMs` after `at`, when the row's `updatedAt` was last written. */
+  #confirm(at: number): void {
+    const { runId, leaseMs, heartbeatMs } = this.options;
+    clearTimeout(this.#deadline);
+    const left = at + leaseMs - heartbeatMs - Date.now();
+    this.#deadline = setTimeout(() => {
+      const error = new Error(`run ${runId}: lease not confirmed for ${leaseMs - heartbeatMs} ms`);
+      this.options.logError(error);
+      this.#lose(error);
+    }, left);
+    this.#deadline.unref();
+  }
+
+  #lose(error: unknown): void {
+    if (this.#stopped) return;
+    this.stop();
+    this.options.onLost(error);
+  }
+
   #schedule(): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => void this.#refresh(), this.options.heartbeatMs);
+    this.#timer = setTimeout(() => this.#beat(), this.options.heartbeatMs);
     this.#timer.unref();
   }
 }
