@@ -10,7 +10,7 @@ const RUNS = Number(process.env.DASHBOARD_RUNS ?? 20_000);
 const READS = Number(process.env.DASHBOARD_READS ?? 50);
 const DAY_MS = 86_400_000;
 
-const provider = (process.argv[2] ?? 'sqlite') as Provider;
+const provider: Provider = process.argv[2] === 'postgresql' ? 'postgresql' : 'sqlite';
 const testDb = await createTestDatabase(provider);
 const db = await testDb.open();
 try {
@@ -25,7 +25,7 @@ try {
     const data = Array.from({ length: Math.min(1_000, RUNS - at) }, (_, k) => {
       const i = at + k;
       return {
-        mapId: mapIds[i % MAPS] as string,
+        mapId: mapIds[i % MAPS]!,
         agent: 'process-node',
         threadId: crypto.randomUUID(),
         status: 'COMPLETED' as const,
