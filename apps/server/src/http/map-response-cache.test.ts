@@ -25,6 +25,7 @@ async function startCacheServer() {
   const rows = new Map<string, MapVersion>();
   const viewers = new Map<string, Access>();
   const outcomes: (StoredAnswerOutcome | 'ordinary')[] = [];
+  const held = new Map<string, () => { bytes: number; entries: number }>();
   let computed = 0;
   const accessOf = (authorization: string | undefined) => viewers.get(authorization?.slice('Bearer '.length) ?? '');
   const cache = new MapResponseCache({
@@ -33,6 +34,7 @@ async function startCacheServer() {
     },
     access: (req) => accessOf(req.headers.authorization) ?? Promise.reject(new Error('refused')),
     onServed: (outcome) => outcomes.push(outcome),
+    watch: (name, read) => held.set(name, read),
     logError: (error) => {
       throw error;
     },
@@ -66,7 +68,8 @@ async function startCacheServer() {
     const body = response.status === 200 ? ((await response.json()) as { data: { map: { lastSeq: number } } }) : null;
     return { status: response.status, lastSeq: body?.data.map.lastSeq };
   };
-  return { rows, viewers, outcomes, read, get, computed: () => computed, stop: () => server.close() };
+  const answers = () => held.get('map_answers')!();
+  return { rows, viewers, outcomes, read, get, answers, computed: () => computed, stop: () => server.close() };
 }
 
 let stop: (() => unknown) | undefined;
@@ -88,6 +91,18 @@ describe('map response cache', () => {
     expect(await server.read('m', 'a')).toEqual({ status: 200, lastSeq: 1 });
     expect(server.outcomes).toEqual(['computed', 'hit']);
     expect(server.computed()).toBe(1);
+  });
+
+  it('should weigh each answer with its key, a flat digest whatever the request headers it stands for', async () => {
+    const server = await started();
+    const body = JSON.stringify({ data: { map: { lastSeq: 1 } } });
+    // What an answer holds in its one form sent so far (see StoredAnswer.size).
+    const answer = body.length + 1024 + 768;
+    const longAccept = `application/graphql-response+json, application/json;q=0.9, ${'x'.repeat(2_000)}`;
+    await server.get('m', 'a', { accept: longAccept }).then((response) => response.arrayBuffer());
+    expect(server.answers().entries).toBe(1);
+    // The key's 43 characters and the cache's slots, not the 2,000-character Accept header it was made of.
+    expect(server.answers().bytes - answer).toBe(43 + 96);
   });
 
   it('should never send a stored answer once the map row has changed', async () => {

@@ -18,6 +18,9 @@ interface LastKey {
   key: string;
 }
 
+/** Bytes the answers' cache holds for an entry besides its key and value (its slots in lru-cache's lists and map). */
+const ENTRY_SLOTS = 96;
+
 /** How a map read was answered, for metrics. */
 export type StoredAnswerOutcome = 'hit' | 'not_modified' | 'computed';
 
@@ -99,7 +102,8 @@ export class MapResponseCache {
     this.#versions = new MapVersions((mapId) => options.db.mapVersion(mapId), options.events);
     this.#entries = new LRUCache({
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry) => entry.size,
+      // The key too, and the cache's own slots for the entry: with many small answers these weigh as much as a body.
+      sizeCalculation: (entry, key) => entry.size + key.length + ENTRY_SLOTS,
     });
     options.watch?.('map_answers', () => ({ bytes: this.#entries.calculatedSize, entries: this.#entries.size }));
     options.watch?.('map_read_requests', () => this.#requests.held());
@@ -213,7 +217,7 @@ export class MapResponseCache {
   /**
    * The key `request`'s answer is stored under for this viewer, map version and headers: the one made for the request's
    * last hit when all of them are the same (the map's version is one object until the map changes), so a
-   * repeated read neither builds nor hashes a key string.
+   * repeated read neither builds nor hashes a key.
    */
   #storedKey(req: IncomingMessage, request: MapReadRequest, access: Access, map: KnownVersion): string {
     const last = this.#lastKeys.get(request);
@@ -226,7 +230,12 @@ export class MapResponseCache {
       last.origin === origin
     )
       return last.key;
-    const key = keyOf(req, request, access, map) + request.key;
+    // A digest, not the text: a string built of parts is kept as a tree of them (the request's Accept header among
+    // them), several hundred bytes a key, where the digest is one flat string of 43 characters.
+    const key = createHash('sha256')
+      .update(keyOf(req, request, access, map))
+      .update(String(request.key))
+      .digest('base64url');
     this.#lastKeys.set(request, { map, viewerId: access.viewer.id, scope: access.scope, accept, origin, key });
     return key;
   }
