@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { MapEvent } from '../commands/map-event.ts';
 
@@ -54,6 +55,12 @@ function seqIn(topic: Topic, event: MapEvent): number {
 export class LiveTopics {
   readonly #topics = new Map<Topic, Followed>();
   readonly #target = new EventTarget();
+
+  constructor() {
+    // Many subscribers of one topic are ordinary (every client watching a map); the subscription caps bound them, and
+    // Node's warning past 10 listeners would only fill the log.
+    setMaxListeners(0, this.#target);
+  }
 
   /**
    * Live events of `topic`, from the first `next()` on. A consumer that falls {@link LIVE_BUFFER} batches behind loses
