@@ -12,7 +12,7 @@ import { every } from './http/lifecycle.ts';
 import type { ServerMetrics } from './ops/metrics.ts';
 import { expireDueQuestions } from './runs/expire-questions.ts';
 import { recoverRuns } from './runs/recover-runs.ts';
-import { RUN_LEASE_MS, RunEngine } from './runs/run-engine.ts';
+import { RunEngine } from './runs/run-engine.ts';
 import { startTriggeredRuns } from './runs/run-triggers.ts';
 import { startWaiting } from './runs/start-waiting.ts';
 
@@ -51,8 +51,7 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
   // Runs a dead process left mid-step (their lease ran out) are resumed, at start and then periodically, as are runs
   // whose dependencies concluded while no process could start them. Redis may drop messages: subscriptions re-read
   // the log when their map moved past what arrived.
-  const leaseMs = settings.leaseMs ?? RUN_LEASE_MS;
-  const recover = () => recoverRuns(engine, db, leaseMs).then(() => startWaiting(engine, commands));
+  const recover = () => recoverRuns(engine, db).then(() => startWaiting(engine, commands));
   const recovers = options.recoverRuns !== false;
   if (recovers) await recover();
   if (recovers) await consultations.resumeUnfinished();
@@ -62,7 +61,7 @@ export async function startServices(deps: ServiceDeps, options: AppOptions) {
       () => expireDueQuestions(engine, commands),
       logError,
     ),
-    recovers ? every(leaseMs / 4, recover, logError) : () => {},
+    recovers ? every(engine.leaseMs / 4, recover, logError) : () => {},
     options.redisUrl ? watchForGaps({ db: db.read, bus, intervalMs: options.gapCheckMs, logError }) : () => {},
   ];
   const drain = [

@@ -347,12 +347,15 @@ describe.each(providers)('run log on %s', (provider) => {
     );
     expect(expired).toMatchObject({ status: 'EXPIRED', answeredAt, reply: change.reply });
 
+    const owner = { ownerInstance: 'instance-b', ownerBoot: 'boot-2' };
     for (const running of [false, true]) {
-      const resumed = await db.write((tx) => db.runLog.resumedRun(tx, mine.run.id, running));
+      const resumed = await db.write((tx) => db.runLog.resumedRun(tx, mine.run.id, running, owner));
       expect(resumed).toEqual(await db.read.agentRun.findUnique({ where: { id: mine.run.id } }));
       expect(resumed?.status).toBe(running ? 'RUNNING' : 'WAITING');
     }
-    expect(await db.write((tx) => db.runLog.resumedRun(tx, 'no-such-run', true))).toBeNull();
+    // The instance that resumes it drives it from now on (its lease refreshes check these columns).
+    expect(await db.read.agentRun.findUnique({ where: { id: mine.run.id } })).toMatchObject(owner);
+    expect(await db.write((tx) => db.runLog.resumedRun(tx, 'no-such-run', true, owner))).toBeNull();
 
     const spent = { promptTokens: 12, completionTokens: 5 };
     const finishedAt = new Date(120_000);

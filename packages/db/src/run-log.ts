@@ -109,7 +109,7 @@ export interface RunLog {
    * A run after one of its questions was answered: RUNNING again when `running` (driven by `owner`, the instance that
    * resumes it, whose lease refreshes check it), else as it is; null when none.
    */
-  resumedRun(tx: Tx, runId: string, running: boolean, owner?: RunOwnerColumns): Promise<AgentRun | null>;
+  resumedRun(tx: Tx, runId: string, running: boolean, owner: RunOwnerColumns): Promise<AgentRun | null>;
   /**
    * Records how a run ended (`end`: its status and the fields of that end), the tokens its last drive spent added to
    * its own and none of its map's budget held any more; returns the run as it now is. A run the person cancelled (or

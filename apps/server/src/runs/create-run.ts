@@ -76,8 +76,7 @@ export async function createRun(
         forkedFromRunId: fork?.from.id ?? null,
         forkedFromStep: fork?.step ?? null,
         status: waitingFor.length ? 'WAITING_FOR_DEPENDENCIES' : 'RUNNING',
-        ownerInstance: engine.owner.instanceId,
-        ownerBoot: engine.owner.bootId,
+        ...engine.ownerColumns,
       },
     });
     // A fork's thread starts as a copy of the checkpoint the original's step started from (its state then).

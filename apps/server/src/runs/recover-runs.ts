@@ -1,5 +1,5 @@
 import type { CommandContext } from '../commands/context.ts';
-import { RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
+import type { RunEngine } from './run-engine.ts';
 
 /**
  * Runs left mid-step by a process that died go on from their last checkpoint. A run counts as abandoned
@@ -10,15 +10,15 @@ import { RUN_LEASE_MS, type RunEngine } from './run-engine.ts';
 export async function recoverRuns(
   engine: RunEngine,
   db: CommandContext['db'],
-  leaseMs = RUN_LEASE_MS,
+  leaseMs = engine.leaseMs,
   now = new Date(),
 ): Promise<number> {
   const stale = new Date(now.getTime() - leaseMs);
-  const { instanceId, bootId } = engine.owner;
+  const owner = engine.ownerColumns;
   const abandoned = await db.read.agentRun.findMany({
     where: {
       status: 'RUNNING',
-      OR: [{ updatedAt: { lt: stale } }, { ownerInstance: instanceId, NOT: { ownerBoot: bootId } }],
+      OR: [{ updatedAt: { lt: stale } }, { ownerInstance: owner.ownerInstance, NOT: { ownerBoot: owner.ownerBoot } }],
     },
   });
   let resumed = 0;
@@ -31,7 +31,7 @@ export async function recoverRuns(
     const claimed = await db.write((tx) =>
       tx.agentRun.updateMany({
         where: { id: run.id, status: 'RUNNING', updatedAt: run.updatedAt },
-        data: { updatedAt: now, ownerInstance: instanceId, ownerBoot: bootId, tokensReserved: 0 },
+        data: { updatedAt: now, ...owner, tokensReserved: 0 },
       }),
     );
     if (claimed.count === 0) continue;

@@ -22,6 +22,7 @@ import {
   type Database,
   isGateQuestion,
   type Map as MapRow,
+  type RunOwnerColumns,
   withRelaxedWrites,
 } from '@thinkingmap/db';
 import type { MapEvent } from '../commands/map-event.ts';
@@ -151,8 +152,13 @@ export class RunEngine {
   }
 
   /** {@link owner} as the run row stores it: written with every change that makes a run RUNNING for this process. */
-  get ownerColumns(): { ownerInstance: string; ownerBoot: string } {
+  get ownerColumns(): RunOwnerColumns {
     return { ownerInstance: this.owner.instanceId, ownerBoot: this.owner.bootId };
+  }
+
+  /** How old a RUNNING run's lease may grow before another instance takes it over (see {@link RunSettings.leaseMs}). */
+  get leaseMs(): number {
+    return this.deps.settings.leaseMs ?? RUN_LEASE_MS;
   }
 
   /** Reports what went wrong in a drive, or around one (the injected logger). */
@@ -262,9 +268,9 @@ export class RunEngine {
     const lease = new RunLease({
       db,
       runId: run.id,
-      owner: this.owner,
+      owner: this.ownerColumns,
       heartbeatMs: settings.heartbeatMs,
-      leaseMs: settings.leaseMs ?? RUN_LEASE_MS,
+      leaseMs: this.leaseMs,
       maxMissed: settings.maxMissedHeartbeats,
       logError: this.deps.logError,
       onLost: (cause) => controller.abort(new AgentError('RELEASED', 'the run lease could not be kept', { cause })),

@@ -1,12 +1,11 @@
-import { type Database, RunStatus } from '@thinkingmap/db';
-import type { RunOwner } from './run-engine.ts';
+import { type Database, type RunOwnerColumns, RunStatus } from '@thinkingmap/db';
 
 /** How a lease is kept; see {@link RunLease}. */
 export interface RunLeaseOptions {
   db: Database;
   runId: string;
   /** The instance and boot that drive the run: a refresh only succeeds while the run row still names them. */
-  owner: RunOwner;
+  owner: RunOwnerColumns;
   /** Time between refreshes; a refresh still pending when the next one is due counts as missed. */
   heartbeatMs: number;
   /** How old a lease may grow before another instance may take the run over (see `recoverRuns`). */
@@ -78,7 +77,7 @@ export class RunLease {
     try {
       const { count } = await db.write((tx) =>
         tx.agentRun.updateMany({
-          where: { id: runId, status: 'RUNNING', ownerInstance: owner.instanceId, ownerBoot: owner.bootId },
+          where: { id: runId, status: 'RUNNING', ...owner },
           data: { updatedAt: at },
         }),
       );

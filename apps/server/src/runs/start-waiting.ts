@@ -36,7 +36,7 @@ export async function startWaiting(
       if (open.length) return null;
       const started = await tx.agentRun.update({
         where: { id: current.id },
-        data: { status: 'RUNNING', ownerInstance: engine.owner.instanceId, ownerBoot: engine.owner.bootId },
+        data: { status: 'RUNNING', ...engine.ownerColumns },
       });
       emit({ type: 'RunStarted', payload: { run: toRunSnapshot(started) } });
       const trigger = { trigger: 'DEPENDENCIES_CONCLUDED' } as const;
