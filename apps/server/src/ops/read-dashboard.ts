@@ -209,21 +209,21 @@ function byStatus<S extends string>(groups: { status: S; _count: { _all: number 
     .sort((a, b) => a.status.localeCompare(b.status));
 }
 
-/** Summed tokens of grouped runs, by whether the runs' counts were estimated. */
-type SpendGroup = { tokensEstimated: boolean; _sum: { promptTokens: number | null; completionTokens: number | null } };
+/** What a run spent, and whether its counts were estimated (an endpoint that reported no usage). */
+type Spend = { promptTokens: number; completionTokens: number; tokensEstimated: boolean };
 
-/** Adds a group's sums to `into`; estimated when any run of it was. */
-function addSpend(into: { promptTokens: number; completionTokens: number; estimated: boolean }, group: SpendGroup) {
-  into.promptTokens += group._sum.promptTokens ?? 0;
-  into.completionTokens += group._sum.completionTokens ?? 0;
-  into.estimated ||= group.tokensEstimated;
+/** Adds a run's tokens to `into`; estimated when any run of it was. */
+function addSpend(into: { promptTokens: number; completionTokens: number; estimated: boolean }, run: Spend) {
+  into.promptTokens += run.promptTokens;
+  into.completionTokens += run.completionTokens;
+  into.estimated ||= run.tokensEstimated;
 }
 
 /**
- * The tokens the owner's runs created in the range spent, per map and per UTC day, in one grouped read. Prisma's
- * `groupBy` groups by columns, not by an expression of one (the two providers store a `DateTime` differently: SQLite
- * ISO-8601 text, PostgreSQL a timestamp), so it groups by the instant and the days are summed here: one pass of the
- * `(mapId, createdAt)` index over the range, where a grouped query per day probed every map of the owner once a day.
+ * The tokens the owner's runs created in the range spent, per map and per UTC day, from one read of the runs that spent
+ * any (one pass of the `(mapId, createdAt)` index over the range). Summed here: Prisma's `groupBy` groups by columns,
+ * not by the day of one, and the two providers store a `DateTime` differently (SQLite ISO-8601 text, PostgreSQL a
+ * timestamp), so no one expression would serve both.
  */
 async function tokenSpend(
   db: ReadDb,
@@ -234,14 +234,13 @@ async function tokenSpend(
   tokensByDay: Dashboard['tokensByDay'];
   tokensByMap: Omit<Dashboard['tokensByMap'][number], 'mapTitle'>[];
 }> {
-  const groups = await db.agentRun.groupBy({
-    by: ['mapId', 'tokensEstimated', 'createdAt'],
+  const runs = await db.agentRun.findMany({
     where: {
       map: { ownerId },
       createdAt: { gte: from, lte: to },
       OR: [{ promptTokens: { gt: 0 } }, { completionTokens: { gt: 0 } }],
     },
-    _sum: { promptTokens: true, completionTokens: true },
+    select: { mapId: true, createdAt: true, promptTokens: true, completionTokens: true, tokensEstimated: true },
   });
   const byDay = new Map(
     daysBetween(from, to).map((day) => [day, { day, promptTokens: 0, completionTokens: 0, estimated: false }]),
@@ -250,17 +249,12 @@ async function tokenSpend(
     string,
     { mapId: string; promptTokens: number; completionTokens: number; estimated: boolean }
   >();
-  for (const group of groups) {
-    const day = byDay.get(dayOf(group.createdAt));
-    if (day) addSpend(day, group);
-    const map = byMap.get(group.mapId) ?? {
-      mapId: group.mapId,
-      promptTokens: 0,
-      completionTokens: 0,
-      estimated: false,
-    };
-    addSpend(map, group);
-    byMap.set(group.mapId, map);
+  for (const run of runs) {
+    const day = byDay.get(dayOf(run.createdAt));
+    if (day) addSpend(day, run);
+    const map = byMap.get(run.mapId) ?? { mapId: run.mapId, promptTokens: 0, completionTokens: 0, estimated: false };
+    addSpend(map, run);
+    byMap.set(run.mapId, map);
   }
   const total = (row: { promptTokens: number; completionTokens: number }) => row.promptTokens + row.completionTokens;
   return {
