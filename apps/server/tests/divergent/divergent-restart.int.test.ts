@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createThinkingMapClient, START_DIVERGENT } from '@thinkingmap/client';
+import type { Provider } from '@thinkingmap/db';
 import { createTestDatabase, testProviders } from '@thinkingmap/db/testing';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -39,20 +40,52 @@ function startChild(databaseUrl: string, modelUrl: string, instanceId = 'restart
   });
 }
 
+type Child = Awaited<ReturnType<typeof startChild>>;
+
+/**
+ * Runs `scene` with a divergent model planning `tasks` (then converging) whose task `slow` never answers its first call,
+ * a database of `provider`, and the two server processes the scene starts; afterwards the first is
+ * killed, the second stopped, and the model and the database are gone.
+ */
+async function crashScene(
+  provider: Provider,
+  tasks: string[],
+  scene: (setup: {
+    model: Awaited<ReturnType<typeof divergentModel>>;
+    /** Starts the `first` or `second` server on the scene's database and model, as instance `instanceId`. */
+    start: (role: 'first' | 'second', instanceId?: string) => Promise<Child>;
+  }) => Promise<void>,
+) {
+  const held = heldAnswer('never sent whole: the process dies first');
+  const model = await divergentModel({
+    plans: [tasks.map((name) => task(name)), []],
+    scores: [0.95],
+    timeoutMs: 120_000,
+    task: (name, n) => (name === 'slow' && n === 1 ? held.reply : undefined),
+  });
+  const database = await createTestDatabase(provider);
+  const servers: { first?: Child; second?: Child } = {};
+  try {
+    const start = async (role: 'first' | 'second', instanceId?: string) => {
+      servers[role] = await startChild(database.url, model.server.baseURL, instanceId);
+      return servers[role];
+    };
+    await scene({ model, start });
+  } finally {
+    held.release();
+    servers.first?.child.kill('SIGKILL');
+    await servers.second?.api.close();
+    servers.second?.child.kill('SIGTERM');
+    await servers.second?.exited;
+    await model.server.close();
+    await database.drop();
+  }
+}
+
 describe('a divergent session across a server crash', { timeout: 180_000 }, () => {
   it('should resume after SIGKILL mid-level without re-running the finished tasks, and finish', async () => {
-    const held = heldAnswer('never sent whole: the process dies first');
-    const model = await divergentModel({
-      plans: [[task('market'), task('rent'), task('slow')], []],
-      scores: [0.95],
-      timeoutMs: 120_000,
-      task: (name, n) => (name === 'slow' && n === 1 ? held.reply : undefined),
-    });
-    const database = await createTestDatabase('sqlite');
-    let first: Awaited<ReturnType<typeof startChild>> | undefined;
-    let second: Awaited<ReturnType<typeof startChild>> | undefined;
-    try {
-      first = await startChild(database.url, model.server.baseURL);
+    await crashScene('sqlite', ['market', 'rent', 'slow'], async ({ model, start }) => {
+      const first = await start('first');
       const { rootId } = await rootOf(first.client, 'Where should the second café open?');
       const run = await call(first.client, START_DIVERGENT, { input: { nodeId: rootId } });
       await waitForSession(
@@ -70,7 +103,7 @@ describe('a divergent session across a server crash', { timeout: 180_000 }, () =
       const before = model.prompts().length;
 
       // A new process on the same database (the same instance): it resumes the session at once.
-      second = await startChild(database.url, model.server.baseURL);
+      const second = await start('second');
       const session = await waitForSession(
         second.client,
         run.id,
@@ -98,34 +131,16 @@ describe('a divergent session across a server crash', { timeout: 180_000 }, () =
       expect(count(prompts, /summary agent/)).toBe(2);
       expect(count(after, /summary agent/)).toBe(1);
       expect((await readSession(second.client, run.id)).finalNodeId).not.toBeNull();
-    } finally {
-      held.release();
-      first?.child.kill('SIGKILL');
-      await second?.api.close();
-      second?.child.kill('SIGTERM');
-      await second?.exited;
-      await model.server.close();
-      await database.drop();
-    }
+    });
   });
 });
 
 describe.each(providers)('a divergent session whose instance dies, on %s', { timeout: 180_000 }, (provider) => {
   it('should be taken over by another instance within 15 s of a SIGKILL, and finish', async () => {
-    const held = heldAnswer('never sent whole: the process dies first');
-    const model = await divergentModel({
-      plans: [[task('market'), task('slow')], []],
-      scores: [0.95],
-      timeoutMs: 120_000,
-      task: (name, n) => (name === 'slow' && n === 1 ? held.reply : undefined),
-    });
-    const database = await createTestDatabase(provider);
-    let first: Awaited<ReturnType<typeof startChild>> | undefined;
-    let second: Awaited<ReturnType<typeof startChild>> | undefined;
-    try {
-      first = await startChild(database.url, model.server.baseURL, 'instance-a');
+    await crashScene(provider, ['market', 'slow'], async ({ model, start }) => {
+      const first = await start('first', 'instance-a');
       // The other instance runs beside it from the start, as behind a load balancer.
-      second = await startChild(database.url, model.server.baseURL, 'instance-b');
+      const second = await start('second', 'instance-b');
       const { rootId } = await rootOf(first.client, 'Where should the second café open?');
       const run = await call(first.client, START_DIVERGENT, { input: { nodeId: rootId } });
       await waitForSession(
@@ -151,14 +166,6 @@ describe.each(providers)('a divergent session whose instance dies, on %s', { tim
       );
       expect(session.outcome).toBe('FINISHED');
       expect(slowPrompts()).toBe(2);
-    } finally {
-      held.release();
-      first?.child.kill('SIGKILL');
-      await second?.api.close();
-      second?.child.kill('SIGTERM');
-      await second?.exited;
-      await model.server.close();
-      await database.drop();
-    }
+    });
   });
 });
