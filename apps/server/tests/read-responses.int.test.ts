@@ -191,7 +191,10 @@ describe.each(providers)('map reads served from stored answers on %s with Redis,
     expect(unchanged.body.length).toBe(0);
     expect(unchanged.headers.etag).toBe(etag);
 
+    // The change commits on the other instance; this one answers for it once its event has arrived.
+    const reached = nextEventOf(b.bus, mapId);
     await createNode(clients[0]!.client, mapId, 'second', root.id);
+    await reached;
     const changed = await read(b, alice.token, mapId, { 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
