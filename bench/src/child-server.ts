@@ -32,6 +32,8 @@ export interface ProcessStats {
   handles: number;
   /** Whether the figures follow a full garbage collection (the process runs with `--expose-gc`). */
   afterGc: boolean;
+  /** The event loop's delay since the last report, p99 (ms): how long its longest synchronous stretches held it. */
+  loopDelayP99Ms: number;
 }
 
 /** A benchmark server running in its own process, so the load generator does not share its event loop. */

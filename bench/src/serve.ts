@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
@@ -28,13 +29,20 @@ process.on('SIGUSR2', () => console.log(`PEAK_RSS ${peakRssMb().toFixed(1)}`));
 // heap snapshot written to a file.
 /** What the server's bounded caches hold, by their own estimates (0 for the servers that have none). */
 let cacheBytes = () => 0;
+// How long the event loop was held by one piece of synchronous work (a SQLite statement, a large serialisation):
+// what every other request waits behind. Reset at each report.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 process.on('message', (message: ServerQuestion) => {
   if (message.type === 'heap-snapshot') {
     writeHeapSnapshot(message.file);
     return void process.send?.(null);
   }
   if (message.type === 'cpu-profile') return void profileCpu(message.file, message.seconds);
+  // Read before the full collection below, which holds the loop itself.
+  const loopDelayP99Ms = loopDelay.percentile(99) / 1e6;
   gc?.();
+  loopDelay.reset();
   const memory = process.memoryUsage();
   process.send?.({
     rssMb: memory.rss / 2 ** 20,
@@ -44,6 +52,7 @@ process.on('message', (message: ServerQuestion) => {
     externalMb: memory.external / 2 ** 20,
     handles: process.getActiveResourcesInfo().length,
     afterGc: !!gc,
+    loopDelayP99Ms,
   });
 });
 /** Profiles this process's CPU for `seconds`, writes the profile to `file` and answers when written. */

@@ -18,6 +18,8 @@ export interface FeedTally {
   position: number;
   /** Reads of the `dashboard` overview it made on events (at most two a second, as the web page does). */
   overviews: number;
+  /** How long each overview read took (ms) since the soak last took them. */
+  overviewMs: number[];
   errors: number;
 }
 
@@ -50,7 +52,10 @@ export function openDashboard(options: {
     if (performance.now() - lastRead < 500) return;
     lastRead = performance.now();
     tally.overviews++;
-    call(api.client, DASHBOARD, { days: 14 }).catch(() => tally.errors++);
+    const started = performance.now();
+    call(api.client, DASHBOARD, { days: 14 })
+      .then(() => tally.overviewMs.push(performance.now() - started))
+      .catch(() => tally.errors++);
   };
   const sink = {
     next: (result: { data?: ResultOf<typeof SOAK_FEED> | null }) => {

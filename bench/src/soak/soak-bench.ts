@@ -32,6 +32,8 @@ interface Minute {
   stats: ProcessStats;
   probeP50: number;
   probeP99: number;
+  /** The dashboards' overview reads of the minute, p50 (ms). */
+  overviewP50: number;
   operations: number;
 }
 
@@ -62,7 +64,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
       `(held over graphql-ws and SSE, one coming and going every ${COMING_AND_GOING_S} s); warm-up ${warmup} min`,
   );
   console.log(
-    '  min   ops/s  errors  RSS MB  V8 MB  heap MB  ext MB  caches MB  outside MB  handles  probe p50/p99 ms  feeds delivered/skipped/repeated',
+    '  min   ops/s  errors  RSS MB  V8 MB  heap MB  ext MB  caches MB  outside MB  handles  probe p50/p99 ms  loop p99 ms  overview p50/p99 ms  feeds delivered/skipped/repeated',
   );
 
   let running = true;
@@ -81,6 +83,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     repeated: 0,
     position: 0,
     overviews: 0,
+    overviewMs: [],
     errors: 0,
   });
   const [wsFeed, sseFeed, roamingFeed] = [
@@ -121,17 +124,19 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
     const stats = await server.stats();
     const { p50, p99 } = summarize(samples);
     samples = [];
+    const overviews = summarize(feeds.flatMap((feed) => feed.overviewMs.splice(0)));
     const operations = tally.operations - operationsBefore;
     operationsBefore = tally.operations;
     const perSecond = operations / (options.intervalS ?? 60);
-    minutes.push({ minute, stats, probeP50: p50, probeP99: p99, operations });
+    minutes.push({ minute, stats, probeP50: p50, probeP99: p99, overviewP50: overviews.p50, operations });
     const delivered = feeds.map((f) => `${f.delivered}/${f.skipped}/${f.repeated}`).join('  ');
     console.log(
       `  ${String(minute).padStart(3)}  ${perSecond.toFixed(1).padStart(6)}  ${String(tally.errors).padStart(6)}` +
         `  ${stats.rssMb.toFixed(0).padStart(6)}  ${stats.heapTotalMb.toFixed(0).padStart(5)}  ${stats.heapUsedMb.toFixed(1).padStart(7)}` +
         `  ${stats.externalMb.toFixed(0).padStart(6)}  ${stats.cachesMb.toFixed(1).padStart(9)}  ${outside(stats).toFixed(1).padStart(10)}` +
         `  ${String(stats.handles).padStart(7)}` +
-        `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${delivered}`,
+        `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${stats.loopDelayP99Ms.toFixed(1).padStart(10)}` +
+        `  ${overviews.p50.toFixed(1).padStart(9)} / ${overviews.p99.toFixed(1).padEnd(7)}  ${delivered}`,
     );
     if (options.snapshots && minute === warmup) await snapshot(server, options.snapshots, 'after-warmup');
     if (options.snapshots && (minute === warmup || minute === options.minutes - 1)) {
@@ -196,7 +201,9 @@ function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: Feed
         `caches ${first.stats.cachesMb.toFixed(1)} → ${last.stats.cachesMb.toFixed(1)} MB, heap and external outside the caches ` +
         `${outside(first.stats).toFixed(1)} → ${outside(last.stats).toFixed(1)} MB (trend ${trend((m) => outside(m.stats)).toFixed(2)} MB/min), handles ` +
         `${first.stats.handles} → ${last.stats.handles}; probe p99 ${first.probeP99.toFixed(1)} → ${last.probeP99.toFixed(1)} ms ` +
-        `(trend ${trend((m) => m.probeP99).toFixed(2)} ms/min)`,
+        `(trend ${trend((m) => m.probeP99).toFixed(2)} ms/min), event-loop delay p99 ${first.stats.loopDelayP99Ms.toFixed(1)} → ` +
+        `${last.stats.loopDelayP99Ms.toFixed(1)} ms (trend ${trend((m) => m.stats.loopDelayP99Ms).toFixed(2)} ms/min), overview p50 ${first.overviewP50.toFixed(1)} → ${last.overviewP50.toFixed(1)} ms ` +
+        `(trend ${trend((m) => m.overviewP50).toFixed(2)} ms/min)`,
     );
   }
   for (const [i, feed] of feeds.entries()) {
