@@ -34,6 +34,9 @@ export interface ProcessStats {
   afterGc: boolean;
   /** The event loop's delay since the last report, p99 (ms): how long its longest synchronous stretches held it. */
   loopDelayP99Ms: number;
+  /** The garbage collector's pauses since the last report: the longest, and all of them summed (ms). */
+  gcPauseMaxMs: number;
+  gcPauseTotalMs: number;
 }
 
 /** A benchmark server running in its own process, so the load generator does not share its event loop. */

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { openDatabase } from '@thinkingmap/db';
 import { buildApp } from '@thinkingmap/server';
@@ -33,6 +33,18 @@ let cacheBytes = () => 0;
 // what every other request waits behind. Reset at each report.
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
+// The garbage collector's pauses since the last report, the longest and their sum (ms), to tell its share of the delay;
+// the full collections the reports force are left out.
+let gcPauses = { maxMs: 0, totalMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const detail: unknown = 'detail' in entry ? entry.detail : undefined;
+    const flags = detail && typeof detail === 'object' && 'flags' in detail ? Number(detail.flags) : 0;
+    if (flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) continue;
+    gcPauses.maxMs = Math.max(gcPauses.maxMs, entry.duration);
+    gcPauses.totalMs += entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
 process.on('message', (message: ServerQuestion) => {
   if (message.type === 'heap-snapshot') {
     writeHeapSnapshot(message.file);
@@ -41,6 +53,8 @@ process.on('message', (message: ServerQuestion) => {
   if (message.type === 'cpu-profile') return void profileCpu(message.file, message.seconds);
   // Read before the full collection below, which holds the loop itself.
   const loopDelayP99Ms = loopDelay.percentile(99) / 1e6;
+  const gcPausesSince = gcPauses;
+  gcPauses = { maxMs: 0, totalMs: 0 };
   gc?.();
   loopDelay.reset();
   const memory = process.memoryUsage();
@@ -53,6 +67,8 @@ process.on('message', (message: ServerQuestion) => {
     handles: process.getActiveResourcesInfo().length,
     afterGc: !!gc,
     loopDelayP99Ms,
+    gcPauseMaxMs: gcPausesSince.maxMs,
+    gcPauseTotalMs: gcPausesSince.totalMs,
   });
 });
 /** Profiles this process's CPU for `seconds`, writes the profile to `file` and answers when written. */

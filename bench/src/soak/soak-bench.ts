@@ -64,7 +64,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
       `(held over graphql-ws and SSE, one coming and going every ${COMING_AND_GOING_S} s); warm-up ${warmup} min`,
   );
   console.log(
-    '  min   ops/s  errors  RSS MB  V8 MB  heap MB  ext MB  caches MB  outside MB  handles  probe p50/p99 ms  loop p99 ms  overview p50/p99 ms  feeds delivered/skipped/repeated',
+    '  min   ops/s  errors  RSS MB  V8 MB  heap MB  ext MB  caches MB  outside MB  handles  probe p50/p99 ms  loop p99 ms  GC max/sum ms  overview p50/p99 ms  feeds delivered/skipped/repeated',
   );
 
   let running = true;
@@ -136,6 +136,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
         `  ${stats.externalMb.toFixed(0).padStart(6)}  ${stats.cachesMb.toFixed(1).padStart(9)}  ${outside(stats).toFixed(1).padStart(10)}` +
         `  ${String(stats.handles).padStart(7)}` +
         `  ${p50.toFixed(1).padStart(7)} / ${p99.toFixed(1).padEnd(7)}  ${stats.loopDelayP99Ms.toFixed(1).padStart(10)}` +
+        `  ${stats.gcPauseMaxMs.toFixed(0).padStart(6)} / ${stats.gcPauseTotalMs.toFixed(0).padEnd(5)}` +
         `  ${overviews.p50.toFixed(1).padStart(9)} / ${overviews.p99.toFixed(1).padEnd(7)}  ${delivered}`,
     );
     if (options.snapshots && minute === warmup) await snapshot(server, options.snapshots, 'after-warmup');

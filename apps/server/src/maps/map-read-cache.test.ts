@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { approximateBytes, MapReadCache } from './map-read-cache.ts';
+import { approximateBytes, keptBytes, MapReadCache } from './map-read-cache.ts';
 
 const rows = (n: number, tag = 'row') => Array.from({ length: n }, (_, i) => `${tag} ${i}`);
 
@@ -43,7 +43,8 @@ describe('map read cache', () => {
   });
 
   it('should drop the least recently used reads once the bytes kept exceed the bound', async () => {
-    const cache = new MapReadCache(Math.round(2.5 * approximateBytes(rows(100))));
+    const weight = keptBytes('a\nnodes', rows(100));
+    const cache = new MapReadCache(Math.round(2.5 * weight));
     const loader = vi.fn(async () => rows(100));
     for (const id of ['a', 'b']) await cache.load({ id, lastSeq: 1 }, 'nodes', loader);
     await cache.load({ id: 'a', lastSeq: 1 }, 'nodes', loader);
@@ -53,7 +54,19 @@ describe('map read cache', () => {
     expect(loader).toHaveBeenCalledTimes(3);
     await cache.load({ id: 'b', lastSeq: 1 }, 'nodes', loader);
     expect(loader).toHaveBeenCalledTimes(4);
-    expect(cache.held()).toEqual({ entries: 2, bytes: 2 * approximateBytes(rows(100)) });
+    expect(cache.held()).toEqual({ entries: 2, bytes: 2 * weight });
+  });
+
+  it('should weigh each read’s key and entry with its rows, so many small reads with long keys stay within the bound', async () => {
+    // A whole-map read's key holds its query's text: a small map's few rows weigh less than it.
+    const key = `nodes:${JSON.stringify({ select: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field${i}`, true])) })}`;
+    const cache = new MapReadCache(100 * 1024);
+    for (let i = 0; i < 1_000; i++) await cache.load({ id: `map-${i}`, lastSeq: 1 }, key, async () => rows(1));
+    const { entries, bytes } = cache.held();
+    expect(bytes).toBeLessThanOrEqual(100 * 1024);
+    expect(bytes).toBe(entries * keptBytes(`map-999\n${key}`, rows(1)));
+    // Each entry weighs at least its key's text: the bound keeps fewer of them than rows alone would allow.
+    expect(entries).toBeLessThan((100 * 1024) / (2 * key.length));
   });
 
   it('should weigh what rows hold, their nested relations and text included', () => {

@@ -49,7 +49,7 @@ export class MapReadCache {
       (rows) => {
         // Kept as the rows alone, weighed: the loader's promise (Prisma's) holds its query and callbacks.
         const loaded: Entry = { seq: entry.seq, rows: Promise.resolve(rows) };
-        if (this.#entries.peek(id) === entry) this.#entries.set(id, loaded, { size: approximateBytes(rows) });
+        if (this.#entries.peek(id) === entry) this.#entries.set(id, loaded, { size: keptBytes(id, rows) });
       },
       () => {
         if (this.#entries.peek(id) === entry) this.#entries.delete(id);
@@ -62,6 +62,17 @@ export class MapReadCache {
   held(): CacheHeld {
     return { bytes: this.#entries.calculatedSize, entries: this.#entries.size };
   }
+}
+
+/** What an entry of the cache's own weighs beside its rows: the entry, its settled promise and lru-cache's slots. */
+const ENTRY_BYTES = 160;
+
+/**
+ * What the cache holds for one read: its rows, and its key (the map's id and the read's key, whose query text runs to
+ * hundreds of characters for a whole-map read) with the entry around them.
+ */
+export function keptBytes(id: string, rows: unknown): number {
+  return approximateBytes(id) + ENTRY_BYTES + approximateBytes(rows);
 }
 
 /**
