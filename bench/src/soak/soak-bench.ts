@@ -207,6 +207,23 @@ function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: Feed
         `(trend ${trend((m) => m.overviewP50).toFixed(2)} ms/min)`,
     );
   }
+  // Memory outside the caches grows with them while they fill (their estimates count less than they hold): its trend
+  // tells whether memory is flat only from the minute they stopped growing.
+  const full = fullFrom(steady);
+  if (full === undefined) {
+    const held = last?.stats.cachesMb ?? 0;
+    console.log(
+      `  the caches were still filling at the end (${held.toFixed(1)} MB): run longer to see memory once they are full`,
+    );
+  } else {
+    const after = steady.filter((m) => m.minute >= full);
+    const fullTrend = (pick: (m: Minute) => number) => slope(after.map((m) => [m.minute, pick(m)]));
+    console.log(
+      `  the caches full from minute ${full} (${after[0]!.stats.cachesMb.toFixed(1)} MB): heap ${fullTrend((m) => m.stats.heapUsedMb).toFixed(2)} MB/min, ` +
+        `outside the caches ${fullTrend((m) => outside(m.stats)).toFixed(2)} MB/min, probe p99 ${fullTrend((m) => m.probeP99).toFixed(2)} ms/min, ` +
+        `overview p50 ${fullTrend((m) => m.overviewP50).toFixed(2)} ms/min`,
+    );
+  }
   for (const [i, feed] of feeds.entries()) {
     const left = behind[i];
     console.log(
@@ -214,4 +231,17 @@ function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: Feed
         `${left === -1 ? 'still moving at the end' : `${left} left unread at the end`}, ${feed.overviews} overview reads, ${feed.errors} errors`,
     );
   }
+}
+
+/** The first minute from which the caches held what they held at the end (within 0.1 MB), if five minutes or more. */
+function fullFrom(minutes: Minute[]): number | undefined {
+  const end = minutes.at(-1)?.stats.cachesMb;
+  if (end === undefined) return undefined;
+  let from: number | undefined;
+  for (const m of minutes) {
+    if (Math.abs(m.stats.cachesMb - end) <= 0.1) from ??= m.minute;
+    else from = undefined;
+  }
+  const last = minutes.at(-1)!.minute;
+  return from !== undefined && last - from >= 5 ? from : undefined;
 }
