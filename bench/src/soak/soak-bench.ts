@@ -186,7 +186,8 @@ async function snapshot(server: { heapSnapshot(file: string): Promise<void> }, d
 
 function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: FeedTally[], behind: number[]) {
   const steady = minutes.filter((m) => m.minute > warmup);
-  const trend = (pick: (m: Minute) => number) => slope(steady.map((m) => [m.minute, pick(m)]));
+  const trendOver = (over: Minute[], pick: (m: Minute) => number) => slope(over.map((m) => [m.minute, pick(m)]));
+  const trend = (pick: (m: Minute) => number) => trendOver(steady, pick);
   const first = steady[0];
   const last = steady.at(-1);
   console.log(
@@ -217,7 +218,7 @@ function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: Feed
     );
   } else {
     const after = steady.filter((m) => m.minute >= full);
-    const fullTrend = (pick: (m: Minute) => number) => slope(after.map((m) => [m.minute, pick(m)]));
+    const fullTrend = (pick: (m: Minute) => number) => trendOver(after, pick);
     console.log(
       `  the caches full from minute ${full} (${after[0]!.stats.cachesMb.toFixed(1)} MB): heap ${fullTrend((m) => m.stats.heapUsedMb).toFixed(2)} MB/min, ` +
         `outside the caches ${fullTrend((m) => outside(m.stats)).toFixed(2)} MB/min, probe p99 ${fullTrend((m) => m.probeP99).toFixed(2)} ms/min, ` +
@@ -235,13 +236,12 @@ function report(minutes: Minute[], warmup: number, tally: WorkTally, feeds: Feed
 
 /** The first minute from which the caches held what they held at the end (within 0.1 MB), if five minutes or more. */
 function fullFrom(minutes: Minute[]): number | undefined {
-  const end = minutes.at(-1)?.stats.cachesMb;
-  if (end === undefined) return undefined;
+  const last = minutes.at(-1);
+  if (!last) return undefined;
   let from: number | undefined;
   for (const m of minutes) {
-    if (Math.abs(m.stats.cachesMb - end) <= 0.1) from ??= m.minute;
+    if (Math.abs(m.stats.cachesMb - last.stats.cachesMb) <= 0.1) from ??= m.minute;
     else from = undefined;
   }
-  const last = minutes.at(-1)!.minute;
-  return from !== undefined && last - from >= 5 ? from : undefined;
+  return from !== undefined && last.minute - from >= 5 ? from : undefined;
 }

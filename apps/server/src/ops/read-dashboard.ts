@@ -221,9 +221,10 @@ function addSpend(into: { promptTokens: number; completionTokens: number; estima
 
 /**
  * The tokens the owner's runs created in the range spent, per map and per UTC day, from one read of the runs that spent
- * any (one pass of the `(mapId, createdAt)` index over the range). Summed here: Prisma's `groupBy` groups by columns,
- * not by the day of one, and the two providers store a `DateTime` differently (SQLite ISO-8601 text, PostgreSQL a
- * timestamp), so no one expression would serve both.
+ * any (one pass over the range of the `(mapId, createdAt, …tokens)` index, which holds what each run spent, so rows
+ * are read only for runs that spent). Summed here: Prisma's `groupBy` groups by columns, not by the day of one, and the
+ * two providers store a `DateTime` differently (SQLite ISO-8601 text, PostgreSQL a timestamp), so no one expression
+ * would serve both.
  */
 async function tokenSpend(
   db: ReadDb,
